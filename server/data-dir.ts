@@ -1,0 +1,29 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where everything of one embedded cluster lives. One data dir = one cluster.
+ *
+ *   DIR/kubeconfig                 cluster-admin kubeconfig (0600)
+ *   DIR/apiserver/state.db         SQLite revision log
+ *   DIR/apiserver/pki/             ca.crt ca.key serving.crt serving.key
+ *   DIR/apiserver/tokens.json      bearer tokens → users/groups
+ *   DIR/images/                    local image store (containerDisk names → files)
+ *   DIR/nodes/<node>/              a node's runtime dir (kubelet state, pod dirs, launcher sockets)
+ *   DIR/logs/<component>.log       component logs written by `kv up`
+ */
+export function defaultDataDir(): string {
+  return process.env.KV_DATA_DIR ?? join(homedir(), '.kubevirt-ts');
+}
+
+export const dataPaths = (dir: string) => ({
+  kubeconfig: join(dir, 'kubeconfig'),
+  apiserver: join(dir, 'apiserver'),
+  db: join(dir, 'apiserver', 'state.db'),
+  pki: join(dir, 'apiserver', 'pki'),
+  tokens: join(dir, 'apiserver', 'tokens.json'),
+  images: join(dir, 'images'),
+  nodes: join(dir, 'nodes'),
+  node: (name: string) => join(dir, 'nodes', name),
+  logs: join(dir, 'logs'),
+});

@@ -1,0 +1,4 @@
+declare module '@novnc/novnc' {
+  const RFB: any;
+  export default RFB;
+}
