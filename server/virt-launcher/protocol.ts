@@ -1,0 +1,176 @@
+/**
+ * virt-handler ↔ virt-launcher protocol on `<pod dir>/launcher.sock`.
+ *
+ * JSON lines, both directions. The handler sends `{id, cmd, args?}`; the launcher answers
+ * `{id, ok: true, result}` or `{id, ok: false, error: {reason, message}}` and pushes events
+ * (`{event: 'domain', status}` on every state change, `{event: 'migration', info}` while a
+ * migration runs) to every connected client. Several clients may connect; requests are
+ * idempotent where they can be (`sync` twice starts one domain).
+ */
+import type { LauncherVMI } from './vmi-types';
+
+export type { LauncherVMI } from './vmi-types';
+export { LauncherClient, LauncherError } from './launcher-client';
+
+/** Files the launcher creates in its pod dir. */
+export const POD_FILES = {
+  launcherSocket: 'launcher.sock',
+  launcherReady: 'launcher.ready',
+  qmpSocket: 'qmp.sock',
+  vncSocket: 'vnc.sock',
+  serialSocket: 'serial.sock',
+  guestAgentSocket: 'qga.sock',
+  pidFile: 'qemu.pid',
+  termination: 'termination.json',
+} as const;
+
+export type DomainState =
+  | 'starting' | 'running' | 'paused' | 'shutdown' | 'shutoff' | 'crashed'
+  | 'migrating' | 'migrated' | 'incoming';
+
+/** Why the domain is in its state (libvirt-like; virt-handler maps them to VMI phases). */
+export const DOMAIN_REASONS = {
+  /** paused by a `pause` command. */
+  pausedByUser: 'PausedByUser',
+  /** `startStrategy: Paused`: QEMU is up but never continued. */
+  startPaused: 'StartStrategyPaused',
+  pausedIOError: 'PausedIOError',
+  pausedForMigration: 'Migration',
+  /** shutoff: the guest powered itself off (or ACPI shutdown completed) → Succeeded. */
+  shutdown: 'Shutdown',
+  /** shutoff: killed with `kill` or at the end of the grace period → Failed if ACPI was tried. */
+  destroyed: 'Destroyed',
+  /** shutoff: QEMU exited on its own with an error / was killed from outside → Failed. */
+  crashed: 'Crashed',
+  /** shutoff: the guest panicked (guest-panicked event). */
+  panicked: 'Panicked',
+  /** shutoff: the domain now runs on the migration target. */
+  migrated: 'Migrated',
+  /** QEMU could not be started (bad spec, missing image, spawn failure). */
+  failedToStart: 'FailedToStart',
+} as const;
+
+export interface HostPort { name?: string; protocol: 'TCP' | 'UDP'; guestPort: number; hostPort: number }
+
+export interface DomainStatus {
+  vmiUID: string;
+  state: DomainState;
+  reason?: string;
+  message?: string;
+  qemuPid?: number;
+  accel: 'kvm' | 'tcg';
+  /** RFC 3339. */
+  startedAt?: string;
+  /** resolved machine type, e.g. `q35` (VMI status.machine.type). */
+  machine?: string;
+  /** guest agent channel answers guest-ping. */
+  agentConnected?: boolean;
+  /** the guest's declared ports, forwarded from 127.0.0.1:<hostPort>. */
+  hostPorts?: HostPort[];
+  /** masquerade-like user networking: the guest's address on its NAT network. */
+  interfaces?: { name: string; mac: string; ipAddress: string }[];
+  /** set once the shutoff/crashed QEMU process exit code is known. */
+  exitCode?: number;
+  /** ACPI shutdown was attempted before the domain stopped (handler: Destroyed+acpi → Failed). */
+  acpiAttempted?: boolean;
+}
+
+export interface GuestInfo {
+  connected: boolean;
+  agentVersion?: string;
+  hostname?: string;
+  os?: { name?: string; id?: string; version?: string; versionId?: string; prettyName?: string; kernelRelease?: string; kernelVersion?: string; machine?: string };
+  interfaces?: { name: string; mac?: string; ipAddresses: string[] }[];
+}
+
+export interface DomainStats {
+  timestamp: string;
+  /** guest CPU time consumed by QEMU (utime+stime of the process), seconds. */
+  cpuSeconds: { total: number; user: number; system: number };
+  vcpus: number;
+  memory: { domainBytes: number; residentBytes?: number; actualBalloonBytes?: number };
+  block: { name: string; readBytes: number; writeBytes: number; readOps: number; writeOps: number; readTimeNs: number; writeTimeNs: number; flushOps: number }[];
+  net: { name: string; rxBytes?: number; txBytes?: number; rxPackets?: number; txPackets?: number }[];
+}
+
+export interface MigrationParams {
+  bandwidthBytesPerSec?: number;
+  allowAutoConverge?: boolean;
+  allowPostCopy?: boolean;
+  downtimeMs?: number;
+}
+
+/** QMP query-migrate, flattened. */
+export interface MigrationInfo {
+  status: 'none' | 'setup' | 'active' | 'postcopy-active' | 'completed' | 'failed' | 'cancelling' | 'cancelled' | 'pre-switchover' | 'device' | 'wait-unplug' | string;
+  totalTimeMs?: number;
+  expectedDowntimeMs?: number;
+  downtimeMs?: number;
+  setupTimeMs?: number;
+  transferredBytes?: number;
+  remainingBytes?: number;
+  totalBytes?: number;
+  /** Mbit/s as QEMU reports `ram.mbps`. */
+  mbps?: number;
+  dirtyPagesRate?: number;
+  dirtySyncCount?: number;
+  postcopyRequests?: number;
+  errorDesc?: string;
+}
+
+/** Command name → [args, result]. */
+export interface Commands {
+  sync: [{ vmi: LauncherVMI }, DomainStatus];
+  status: [undefined, DomainStatus];
+  pause: [undefined, DomainStatus];
+  unpause: [undefined, DomainStatus];
+  /** ACPI powerdown, re-sent every 5 s, QEMU killed once graceSeconds elapsed (0 → kill now). */
+  shutdown: [{ graceSeconds: number }, DomainStatus];
+  kill: [undefined, DomainStatus];
+  reset: [undefined, DomainStatus];
+  /** guest-agent `guest-shutdown mode=reboot` when connected, else ACPI powerdown + reboot on the next SHUTDOWN. */
+  softReboot: [undefined, { method: 'guest-agent' | 'acpi' }];
+  guestInfo: [undefined, GuestInfo];
+  stats: [undefined, DomainStats];
+  /** PPM or PNG written into the pod dir. */
+  screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];
+  /** target side: start QEMU with `-incoming defer`, then migrate-incoming on a free loopback port. */
+  prepareIncoming: [{ vmi: LauncherVMI }, { port: number; host: string }];
+  /** source side: starts the migration and returns at once; follow `migration` events or `migrationStatus`. */
+  migrate: [{ host: string; port: number; params?: MigrationParams }, MigrationInfo];
+  migrationStatus: [undefined, MigrationInfo];
+  migrateCancel: [undefined, MigrationInfo];
+}
+
+export type CommandName = keyof Commands;
+export type CommandArgs<C extends CommandName> = Commands[C][0];
+export type CommandResult<C extends CommandName> = Commands[C][1];
+
+export interface LauncherRequest<C extends CommandName = CommandName> { id: number; cmd: C; args?: CommandArgs<C> }
+
+/** Error reasons a response can carry (plus the converter's, see converter-error.ts). */
+export const LAUNCHER_ERRORS = {
+  unknownCommand: 'UnknownCommand',
+  badRequest: 'BadRequest',
+  notStarted: 'DomainNotStarted',
+  /** `sync` with a VMI whose UID differs from the one this launcher runs. */
+  uidMismatch: 'VMIUIDMismatch',
+  startFailed: 'QEMUStartFailed',
+  qmp: 'QMPCommandFailed',
+  agentNotConnected: 'GuestAgentNotConnected',
+  migration: 'MigrationFailed',
+  timeout: 'Timeout',
+  disconnected: 'Disconnected',
+} as const;
+
+export interface ErrorBody { reason: string; message: string }
+
+export type LauncherResponse =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: ErrorBody };
+
+export type LauncherEvent =
+  | { event: 'domain'; status: DomainStatus }
+  | { event: 'migration'; info: MigrationInfo };
+
+export type LauncherMessage = LauncherResponse | LauncherEvent;
