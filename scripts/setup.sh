@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything kubevirt-ts needs on a Debian machine and builds it. Idempotent: a second run
+# only checks. System packages come from apt-get, npm packages from `npm install` (not `npm ci`:
+# this registry cannot list other platforms' optional binaries in the lockfile).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SYSTEM_PACKAGES=(qemu-system-x86 qemu-utils busybox-static ovmf genisoimage cpio util-linux chromium fonts-dejavu-core)
+
+missing=()
+for p in "${SYSTEM_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing system packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+echo "setup: npm install"
+npm install --no-fund --no-audit --loglevel=error
+
+echo "setup: demo guest image"
+bash scripts/build-demo-image.sh
+
+echo "setup: building the console"
+NEXT_TELEMETRY_DISABLED=1 npx next build >/tmp/kubevirt-ts-next-build.log 2>&1 || { tail -50 /tmp/kubevirt-ts-next-build.log; exit 1; }
+echo "setup: done"

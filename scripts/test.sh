@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Quick start, command 2: every test. Type-check, unit and integration tests (vitest, real API
+# server and real QEMU), then the browser journey (Playwright with Debian's chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+echo "== typecheck"
+npx tsc --noEmit -p .
+echo "== unit and integration tests"
+npx vitest run
+if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
+  echo "== e2e"
+  [ -d .next ] || npx next build
+  npx playwright test
+fi

@@ -1,0 +1,56 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { parse } from 'node:url';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import next from 'next';
+import { log } from './log';
+
+const consoleLog = log.child({ component: 'console' });
+const projectDir = fileURLToPath(new URL('..', import.meta.url));
+
+/** Upgrade handlers of the custom server, by path prefix (`/ws/...`); Next never sees these. */
+export type UpgradeHandler = (req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => void;
+const upgradeRoutes: { prefix: string; handle: UpgradeHandler }[] = [];
+export function addUpgradeRoute(prefix: string, handle: UpgradeHandler): void {
+  upgradeRoutes.push({ prefix, handle });
+}
+
+/** `kv console`: the web console (Next.js pages) and virt-api in one custom server. */
+export async function runConsoleCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '3000' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string' },
+      kubeconfig: { type: 'string' },
+      dev: { type: 'boolean', default: false },
+    },
+  });
+  if (values.kubeconfig) process.env.KUBECONFIG = values.kubeconfig;
+  if (values['data-dir']) process.env.KV_DATA_DIR = values['data-dir'];
+  const port = Number(values.port);
+  const hostname = values.host!;
+  const app = next({ dev: values.dev, dir: projectDir, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      return;
+    }
+    void handle(req, res, parse(req.url!, true));
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const { pathname } = parse(req.url ?? '/');
+    const route = upgradeRoutes.find((r) => pathname?.startsWith(r.prefix));
+    if (route) route.handle(req, socket, head);
+    else if (!pathname?.startsWith('/_next/')) socket.destroy(); // Next handles its own HMR upgrades
+  });
+  await new Promise<void>((r) => server.listen(port, hostname, r));
+  consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
+  const shutdown = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}

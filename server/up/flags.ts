@@ -1,0 +1,43 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { defaultDataDir } from '../data-dir';
+
+export interface UpOptions {
+  dataDir: string;
+  nodes: number;
+  apiPort: number;
+  consolePort: number;
+  console: boolean;
+  host: string;
+}
+
+/** Parses `kv up` flags; bad input is a clear error, not a stack trace. */
+export function parseUpFlags(argv: string[]): UpOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'data-dir': { type: 'string' },
+      nodes: { type: 'string', default: '2' },
+      'api-port': { type: 'string', default: '6443' },
+      'console-port': { type: 'string', default: '3000' },
+      'no-console': { type: 'boolean', default: false },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
+    strict: true,
+  });
+  const nodes = toInt('--nodes', values.nodes!, 1, 16);
+  return {
+    dataDir: resolve(values['data-dir'] ?? defaultDataDir()),
+    nodes,
+    apiPort: toInt('--api-port', values['api-port']!, 0, 65535),
+    consolePort: toInt('--console-port', values['console-port']!, 0, 65535),
+    console: !values['no-console'],
+    host: values.host!,
+  };
+}
+
+function toInt(flag: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be an integer between ${min} and ${max}, got "${raw}"`);
+  return n;
+}

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { dataPaths } from '../data-dir';
+import { log } from '../log';
+import { parseUpFlags, type UpOptions } from './flags';
+import { SupervisedComponent, type ComponentSpec } from './supervisor';
+import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess } from './readiness';
+import { sweepPodProcesses } from './sweep';
+import { ensureDemoImage } from './demo-image';
+import { consoleLoginUrl } from './login-url';
+
+const upLog = log.child({ component: 'kv-up' });
+
+/** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
+function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
+  const common = ['--data-dir', o.dataDir];
+  const kubeconfig = ['--kubeconfig', dataPaths(o.dataDir).kubeconfig];
+  const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
+  return {
+    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)] },
+    control: [
+      { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
+      { name: 'controller', args: ['controller', ...common, ...kubeconfig] },
+    ],
+    nodes: names.flatMap((n) => [
+      { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
+      { name: `${n}-handler`, args: ['handler', ...common, ...kubeconfig, '--node', n] },
+    ]),
+    console: o.console ? { name: 'console', args: ['console', ...common, ...kubeconfig, '--port', String(o.consolePort), '--host', o.host] } : undefined,
+  };
+}
+
+export async function runUpCommand(argv: string[]): Promise<void> {
+  let opts: UpOptions;
+  try {
+    opts = parseUpFlags(argv);
+  } catch (err) {
+    process.stderr.write(`kv up: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const paths = dataPaths(opts.dataDir);
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const p = plan(opts);
+  const running: SupervisedComponent[] = [];
+  const launch = (spec: ComponentSpec) => {
+    const c = new SupervisedComponent(spec, paths.logs, upLog);
+    c.start();
+    running.push(c);
+    return c;
+  };
+  const abort = new AbortController();
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    abort.abort();
+    upLog.info('stopping');
+    // reverse start order: console, node agents, controllers, API server last
+    for (const c of [...running].reverse()) await c.stop();
+    const leftovers = sweepPodProcesses(paths.nodes);
+    if (leftovers.length) upLog.warn({ pids: leftovers }, 'killed leftover pod processes');
+    upLog.info('stopped');
+    process.exit(code);
+  };
+  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => void stop(0));
+
+  try {
+    await ensureDemoImage(paths.images, upLog);
+    sweepPodProcesses(paths.nodes); // pods of a previous run that was killed hard
+    launch(p.apiserver);
+    let access: ApiAccess | undefined;
+    await waitFor('the API server', async () => {
+      access = readApiAccess(paths.kubeconfig);
+      return !!access && (await apiGet(access, '/readyz')).status === 200;
+    }, { timeoutMs: 60_000, signal: abort.signal });
+    upLog.info({ kubeconfig: paths.kubeconfig, server: access!.server }, 'API server ready');
+    p.control.forEach(launch);
+    p.nodes.forEach(launch);
+    await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
+    let consoleUrl = '(console disabled)';
+    if (p.console) {
+      launch(p.console);
+      const base = `http://${opts.host}:${opts.consolePort}`;
+      await waitFor('the console', async () => (await httpStatus(`${base}/healthz`)) === 200, { timeoutMs: 120_000, intervalMs: 200, signal: abort.signal });
+      consoleUrl = consoleLoginUrl(base, access!.token);
+    }
+    process.stdout.write(`kubevirt-ts ready: console ${consoleUrl} kubeconfig ${paths.kubeconfig}\n`);
+  } catch (err) {
+    if (stopping) return;
+    upLog.error({ err: (err as Error).message, logs: paths.logs }, 'start failed');
+    process.stderr.write(`kv up: ${(err as Error).message} (component logs in ${paths.logs})\n`);
+    await stop(1);
+  }
+}

@@ -1,0 +1,66 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { parse } from 'yaml';
+
+export interface ApiAccess { server: string; ca: string; token: string }
+
+/** Reads the server URL, CA and bearer token out of a kubeconfig written by the API server. */
+export function readApiAccess(kubeconfigPath: string): ApiAccess | undefined {
+  if (!existsSync(kubeconfigPath)) return undefined;
+  const doc = parse(readFileSync(kubeconfigPath, 'utf8'));
+  const cluster = doc?.clusters?.[0]?.cluster;
+  const user = doc?.users?.[0]?.user;
+  if (!cluster?.server || !user?.token) return undefined;
+  const ca = cluster['certificate-authority-data'] ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString() : '';
+  return { server: cluster.server, ca, token: user.token };
+}
+
+/** GET a path on the API server; resolves with status and parsed JSON body (or undefined). */
+export function apiGet(access: ApiAccess, path: string, timeoutMs = 2000): Promise<{ status: number; body: any }> {
+  return new Promise((resolveGet) => {
+    const req = request(new URL(path, access.server), { ca: access.ca || undefined, headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+      let data = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => { data += c; });
+      res.on('end', () => {
+        let body: any;
+        try { body = JSON.parse(data); } catch { body = data; }
+        resolveGet({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolveGet({ status: 0, body: undefined }));
+    req.end();
+  });
+}
+
+/** Plain HTTP GET status (the console listens on loopback HTTP). */
+export function httpStatus(url: string, timeoutMs = 2000): Promise<number> {
+  return new Promise((resolveGet) => {
+    const req = httpRequest(url, { timeout: timeoutMs }, (res) => { res.resume(); resolveGet(res.statusCode ?? 0); });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolveGet(0));
+    req.end();
+  });
+}
+
+/** Polls `check` until it returns true or the deadline passes. */
+export async function waitFor(what: string, check: () => Promise<boolean> | boolean, opts: { timeoutMs: number; intervalMs?: number; signal?: AbortSignal }): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    if (opts.signal?.aborted) throw new Error(`aborted while waiting for ${what}`);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
+  }
+}
+
+/** Names of Nodes whose Ready condition is True. */
+export async function readyNodes(access: ApiAccess): Promise<string[]> {
+  const { status, body } = await apiGet(access, '/api/v1/nodes');
+  if (status !== 200) return [];
+  return (body.items ?? [])
+    .filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'))
+    .map((n: any) => n.metadata.name);
+}

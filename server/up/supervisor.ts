@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../log';
+
+const cliPath = fileURLToPath(new URL('../cli.ts', import.meta.url));
+
+export interface ComponentSpec {
+  name: string;
+  /** `kv` subcommand and its flags */
+  args: string[];
+  env?: Record<string, string>;
+}
+
+const MIN_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 10_000;
+/** a run shorter than this counts as a crash loop and grows the backoff */
+const HEALTHY_RUN_MS = 10_000;
+
+/**
+ * Runs one component as a child process (`kv <subcommand>`), restarts it with backoff when it
+ * dies, and stops it on request. The child gets SIGTERM if this process dies (setpriv
+ * --pdeathsig), so a killed `kv up` leaves no component behind.
+ */
+export class SupervisedComponent {
+  private child?: ChildProcess;
+  private stopping = false;
+  private backoff = MIN_BACKOFF_MS;
+  private restartTimer?: NodeJS.Timeout;
+  restarts = 0;
+
+  constructor(private readonly spec: ComponentSpec, private readonly logDir: string, private readonly log: Logger) {}
+
+  get pid(): number | undefined { return this.child?.pid; }
+
+  start(): void {
+    mkdirSync(this.logDir, { recursive: true });
+    const out = createWriteStream(join(this.logDir, `${this.spec.name}.log`), { flags: 'a' });
+    const node = [process.execPath, '--import', 'tsx', cliPath, ...this.spec.args];
+    const child = spawn('setpriv', ['--pdeathsig', 'TERM', '--', ...node], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...this.spec.env },
+    });
+    child.stdout!.pipe(out, { end: false });
+    child.stderr!.pipe(out, { end: false });
+    const startedAt = Date.now();
+    this.child = child;
+    this.log.info({ component: this.spec.name, pid: child.pid }, 'component started');
+    child.on('exit', (code, signal) => {
+      out.end();
+      if (this.child === child) this.child = undefined;
+      if (this.stopping) return;
+      this.backoff = Date.now() - startedAt > HEALTHY_RUN_MS ? MIN_BACKOFF_MS : Math.min(this.backoff * 2, MAX_BACKOFF_MS);
+      this.log.warn({ component: this.spec.name, code, signal, restartInMs: this.backoff }, 'component exited; restarting');
+      this.restartTimer = setTimeout(() => { this.restarts++; this.start(); }, this.backoff);
+    });
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  async stop(graceMs = 15_000): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolveStop) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      child.once('exit', () => { clearTimeout(timer); resolveStop(); });
+      child.kill('SIGTERM');
+    });
+  }
+}
