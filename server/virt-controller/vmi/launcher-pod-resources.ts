@@ -1,0 +1,74 @@
+/**
+ * Launcher Pod resource requests, sized like KubeVirt's renderresources.go (KVM backend), adjusted to
+ * what our launcher really runs (one Node.js launcher + QEMU; no libvirt daemons):
+ *
+ *   memory request = (resources.requests.memory ?? memory.guest) + overhead   (no overhead if overcommitGuestOverhead)
+ *   overhead       = guest/512 (page tables)                                   KubeVirt: same
+ *                  + 25Mi  monitor (handler-side per-VMI bookkeeping)          KubeVirt: virt-launcher-monitor 25Mi
+ *                  + 100Mi launcher process (Node.js)                          KubeVirt: virt-launcher 100Mi
+ *                  + 50Mi  QEMU fixed cost                                     KubeVirt: QEMU 50Mi (+ virtlogd 25Mi, virtqemud 40Mi: we have none)
+ *                  + 8Mi per vCPU                                              KubeVirt: same
+ *                  + 8Mi IOThread                                              KubeVirt: same
+ *                  + 32Mi VGA when a graphics device is attached               KubeVirt: same
+ *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
+ *   dedicatedCpuPlacement → cpu requests = limits = vCPUs, memory limit = request (Guaranteed QoS).
+ */
+import { MIB, formatBytes, formatCPU, parseQuantity } from './quantity';
+import type { VirtualMachineInstance } from './vmi-types';
+
+export const PAGE_TABLE_DIVISOR = 512;
+export const MONITOR_OVERHEAD = 25 * MIB;
+export const LAUNCHER_OVERHEAD = 100 * MIB;
+export const QEMU_OVERHEAD = 50 * MIB;
+export const PER_VCPU_OVERHEAD = 8 * MIB;
+export const IOTHREAD_OVERHEAD = 8 * MIB;
+export const VGA_OVERHEAD = 32 * MIB;
+export const DEFAULT_CPU_ALLOCATION_RATIO = 10;
+export const DEFAULT_GUEST_MEMORY = 128 * MIB;
+
+export type ResourceList = Record<string, string>;
+export interface LauncherResources {
+  requests: ResourceList;
+  limits?: ResourceList;
+  overheadBytes: number;
+}
+
+/** Number of vCPUs the guest sees: sockets × cores × threads (each defaulting to 1). */
+export function countVCPUs(vmi: VirtualMachineInstance): number {
+  const cpu = vmi.spec?.domain?.cpu ?? {};
+  return (cpu.sockets ?? 1) * (cpu.cores ?? 1) * (cpu.threads ?? 1);
+}
+
+/** Guest RAM in bytes: memory.guest, else requests.memory, else limits.memory, else 128Mi. */
+export function guestMemoryBytes(vmi: VirtualMachineInstance): number {
+  const d = vmi.spec?.domain;
+  return parseQuantity(d?.memory?.guest) ?? parseQuantity(d?.resources?.requests?.memory) ?? parseQuantity(d?.resources?.limits?.memory) ?? DEFAULT_GUEST_MEMORY;
+}
+
+/** Memory the launcher Pod needs on top of guest RAM. */
+export function memoryOverheadBytes(vmi: VirtualMachineInstance): number {
+  const graphics = vmi.spec?.domain?.devices?.autoattachGraphicsDevice !== false;
+  const fixed = MONITOR_OVERHEAD + LAUNCHER_OVERHEAD + QEMU_OVERHEAD + IOTHREAD_OVERHEAD;
+  const pageTables = Math.ceil(guestMemoryBytes(vmi) / PAGE_TABLE_DIVISOR);
+  return fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0);
+}
+
+/** requests/limits for the `compute` container. */
+export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO): LauncherResources {
+  const res = vmi.spec?.domain?.resources ?? {};
+  const overheadBytes = res.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi);
+  const baseMemory = parseQuantity(res.requests?.memory) ?? guestMemoryBytes(vmi);
+  const requests: ResourceList = { memory: formatBytes(baseMemory + overheadBytes) };
+  const limits: ResourceList = {};
+  const limitMemory = parseQuantity(res.limits?.memory);
+  if (limitMemory !== undefined) limits.memory = formatBytes(limitMemory + overheadBytes);
+  if (res.limits?.cpu !== undefined) limits.cpu = String(res.limits.cpu);
+
+  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) {
+    requests.cpu = limits.cpu = String(countVCPUs(vmi));
+    limits.memory = requests.memory;
+  } else {
+    requests.cpu = res.requests?.cpu !== undefined ? String(res.requests.cpu) : formatCPU(countVCPUs(vmi) / cpuAllocationRatio);
+  }
+  return Object.keys(limits).length ? { requests, limits, overheadBytes } : { requests, overheadBytes };
+}

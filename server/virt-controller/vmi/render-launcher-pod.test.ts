@@ -1,0 +1,50 @@
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { renderLauncherPod } from './render-launcher-pod';
+import { memoryOverheadBytes } from './launcher-pod-resources';
+import { MIB, parseQuantity } from './quantity';
+import type { VirtualMachineInstance } from './vmi-types';
+
+const dir = join(import.meta.dirname, 'testdata');
+const cases = readdirSync(dir).filter((f) => f.endsWith('.input.yaml')).map((f) => f.replace('.input.yaml', ''));
+
+describe('renderLauncherPod golden', () => {
+  it.each(cases)('%s', (name) => {
+    const vmi = parse(readFileSync(join(dir, `${name}.input.yaml`), 'utf8')) as VirtualMachineInstance;
+    const got = stringify(renderLauncherPod(vmi));
+    const outFile = join(dir, `${name}.output.yaml`);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(outFile, got);
+    expect(existsSync(outFile), `${outFile} missing: run with UPDATE_GOLDEN=1`).toBe(true);
+    expect(got).toBe(readFileSync(outFile, 'utf8'));
+  });
+});
+
+const vmi = (spec: VirtualMachineInstance['spec']): VirtualMachineInstance => ({ metadata: { name: 'v', namespace: 'ns', uid: 'u' }, spec });
+
+describe('launcher pod sizing', () => {
+  it.each([
+    ['128Mi guest, 1 vCPU, VGA', vmi({ domain: { memory: { guest: '128Mi' } } }), 128 * MIB + 256 * 1024 + 223 * MIB],
+    ['1Gi guest, 4 vCPUs, VGA', vmi({ domain: { memory: { guest: '1Gi' }, cpu: { cores: 4 } } }), 1024 * MIB + 2 * MIB + 247 * MIB],
+    ['no graphics', vmi({ domain: { memory: { guest: '1Gi' }, devices: { autoattachGraphicsDevice: false } } }), 1024 * MIB + 2 * MIB + 191 * MIB],
+  ])('%s → memory request', (_name, v, bytes) => {
+    expect(parseQuantity(renderLauncherPod(v).spec!.containers[0].resources!.requests!.memory)).toBe(bytes);
+  });
+
+  it('adds more overhead for every vCPU', () => {
+    const one = memoryOverheadBytes(vmi({ domain: { cpu: { cores: 1 } } }));
+    const eight = memoryOverheadBytes(vmi({ domain: { cpu: { cores: 8 } } }));
+    expect(eight - one).toBe(7 * 8 * MIB);
+  });
+
+  it.each([
+    [1, '100m'], [4, '400m'], [16, '1600m'],
+  ])('%i vCPUs → cpu request %s', (cores, cpu) => {
+    expect(renderLauncherPod(vmi({ domain: { cpu: { cores } } })).spec!.containers[0].resources!.requests!.cpu).toBe(cpu);
+  });
+
+  it.each([[undefined, 45], [0, 15], [300, 315]])('grace %s → pod grace %i', (grace, want) => {
+    expect(renderLauncherPod(vmi({ terminationGracePeriodSeconds: grace })).spec!.terminationGracePeriodSeconds).toBe(want);
+  });
+});

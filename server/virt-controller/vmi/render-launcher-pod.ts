@@ -1,0 +1,80 @@
+/**
+ * PURE: VMI → the launcher Pod that will run it (KubeVirt's services/template.go, reduced to what we run).
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  ANNOTATION_DEFAULT_CONTAINER, ANNOTATION_DOMAIN, ANNOTATION_MEMORY_OVERHEAD, APP_VIRT_LAUNCHER, COMPUTE_CONTAINER,
+  DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_LAUNCHER_IMAGE, LABEL_APP, LABEL_CREATED_BY, LABEL_SCHEDULABLE, LABEL_VMI_ID,
+  LABEL_VM_NAME, LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
+} from './constants';
+import { renderLauncherResources } from './launcher-pod-resources';
+import type { VirtualMachineInstance } from './vmi-types';
+
+export interface RenderOptions {
+  /** Image of the compute container (cluster mode); the process-kubelet ignores it. */
+  launcherImage?: string;
+  cpuAllocationRatio?: number;
+}
+
+/** Grace the launcher gets after SIGTERM: the VMI's own grace plus padding for QEMU teardown. */
+export function launcherGracePeriodSeconds(vmi: VirtualMachineInstance): number {
+  return (vmi.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS) + LAUNCHER_GRACE_PADDING_SECONDS;
+}
+
+function renderLabels(vmi: VirtualMachineInstance): Record<string, string> {
+  const name = vmi.metadata.name ?? '';
+  return {
+    ...(vmi.metadata.labels ?? {}),
+    [LABEL_APP]: APP_VIRT_LAUNCHER,
+    [LABEL_CREATED_BY]: vmi.metadata.uid ?? '',
+    [LABEL_VM_NAME]: vmi.spec?.hostname ?? name,
+    [LABEL_VMI_ID]: name,
+  };
+}
+
+function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Pod['spec']>> {
+  const s = vmi.spec ?? {};
+  const out: Partial<NonNullable<V1Pod['spec']>> = { nodeSelector: { ...(s.nodeSelector ?? {}), [LABEL_SCHEDULABLE]: 'true' } };
+  if (s.affinity) out.affinity = s.affinity;
+  if (s.tolerations) out.tolerations = s.tolerations;
+  if (s.topologySpreadConstraints) out.topologySpreadConstraints = s.topologySpreadConstraints;
+  if (s.schedulerName) out.schedulerName = s.schedulerName;
+  if (s.priorityClassName) out.priorityClassName = s.priorityClassName;
+  if (s.hostname) out.hostname = s.hostname;
+  if (s.subdomain) out.subdomain = s.subdomain;
+  return out;
+}
+
+export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
+  const name = vmi.metadata.name ?? '';
+  const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio);
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `virt-launcher-${name}-`,
+      namespace: vmi.metadata.namespace,
+      labels: renderLabels(vmi),
+      annotations: {
+        [ANNOTATION_DOMAIN]: name,
+        [ANNOTATION_DEFAULT_CONTAINER]: COMPUTE_CONTAINER,
+        [ANNOTATION_MEMORY_OVERHEAD]: String(resources.overheadBytes),
+      },
+      ownerReferences: [{
+        apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name, uid: vmi.metadata.uid ?? '',
+        controller: true, blockOwnerDeletion: true,
+      }],
+    },
+    spec: {
+      restartPolicy: 'Never',
+      terminationGracePeriodSeconds: launcherGracePeriodSeconds(vmi),
+      ...renderScheduling(vmi),
+      containers: [{
+        name: COMPUTE_CONTAINER,
+        image: opts.launcherImage ?? DEFAULT_LAUNCHER_IMAGE,
+        command: [...LAUNCHER_COMMAND],
+        resources: { requests: resources.requests, ...(resources.limits ? { limits: resources.limits } : {}) },
+      }],
+    },
+  };
+}
