@@ -46,7 +46,11 @@ export interface WatchOptions {
   /** deliver events with revision > this; 0 = only future events */
   afterRevision: number;
   signal: AbortSignal;
-  onEvent: (e: StoreEvent) => void;
+  /**
+   * Called once per event, in revision order. May return a promise (e.g. waiting for a socket
+   * to drain): the next event waits for it, and events queue meanwhile (bounded, see onDropped).
+   */
+  onEvent: (e: StoreEvent) => void | Promise<void>;
   /** called when the watcher fell too far behind and was dropped: the client must relist */
   onDropped?: () => void;
 }
