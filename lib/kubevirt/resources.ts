@@ -1,0 +1,59 @@
+/** One descriptor per kind: what the UI's hooks and the server's clients need to build paths. */
+export interface ResourceDescriptor {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+  /** Short names, as `kubectl get vm` accepts them. */
+  shortNames?: readonly string[];
+}
+
+export const KUBEVIRT_GROUP = 'kubevirt.io';
+export const KUBEVIRT_VERSION = 'v1';
+export const KUBEVIRT_API_VERSION = `${KUBEVIRT_GROUP}/${KUBEVIRT_VERSION}`;
+export const MIGRATIONS_GROUP = 'migrations.kubevirt.io';
+export const MIGRATIONS_VERSION = 'v1alpha1';
+export const SUBRESOURCES_GROUP = 'subresources.kubevirt.io';
+
+export const VirtualMachineResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'virtualmachines',
+  kind: 'VirtualMachine', namespaced: true, shortNames: ['vm', 'vms'],
+};
+export const VirtualMachineInstanceResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'virtualmachineinstances',
+  kind: 'VirtualMachineInstance', namespaced: true, shortNames: ['vmi', 'vmis'],
+};
+export const VirtualMachineInstanceMigrationResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'virtualmachineinstancemigrations',
+  kind: 'VirtualMachineInstanceMigration', namespaced: true, shortNames: ['vmim', 'vmims'],
+};
+export const MigrationPolicyResource: ResourceDescriptor = {
+  group: MIGRATIONS_GROUP, version: MIGRATIONS_VERSION, plural: 'migrationpolicies',
+  kind: 'MigrationPolicy', namespaced: false,
+};
+
+export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
+  VirtualMachineResource,
+  VirtualMachineInstanceResource,
+  VirtualMachineInstanceMigrationResource,
+  MigrationPolicyResource,
+];
+
+/** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */
+export function apiVersionOf(r: ResourceDescriptor): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** REST path of a collection or one object: `/apis/kubevirt.io/v1/namespaces/ns/virtualmachines/name`. */
+export function resourcePath(r: ResourceDescriptor, opts: { namespace?: string; name?: string } = {}): string {
+  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  const ns = r.namespaced && opts.namespace ? `/namespaces/${encodeURIComponent(opts.namespace)}` : '';
+  const name = opts.name ? `/${encodeURIComponent(opts.name)}` : '';
+  return `${base}${ns}/${r.plural}${name}`;
+}
+
+/** Path of a virt-api subresource: `/apis/subresources.kubevirt.io/v1/namespaces/ns/virtualmachines/x/start`. */
+export function subresourcePath(r: ResourceDescriptor, namespace: string, name: string, sub: string): string {
+  return `/apis/${SUBRESOURCES_GROUP}/${KUBEVIRT_VERSION}/namespaces/${encodeURIComponent(namespace)}/${r.plural}/${encodeURIComponent(name)}/${sub}`;
+}
