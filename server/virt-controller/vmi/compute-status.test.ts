@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { computeStatus } from './compute-status';
+import { newPod, newVMI, onNode, podFailed, podRunning, podTerminating, podUnschedulable, withDeletion, withPhase, withStatus } from './testing-builders';
+
+const now = new Date('2026-02-02T00:00:00Z');
+const base = newVMI();
+const cond = (s: ReturnType<typeof computeStatus>, type: string) => s.conditions?.find((c) => c.type === type);
+
+describe('computeStatus phases', () => {
+  it.each([
+    ['new VMI, no pod', newVMI(), [], 'Pending'],
+    ['pod created', newVMI(withPhase('Pending')), [newPod(base)], 'Scheduling'],
+    ['pod pending on a node', newVMI(withPhase('Scheduling')), [newPod(base, onNode('n1'))], 'Scheduling'],
+    ['pod running on a node', newVMI(withPhase('Scheduling')), [newPod(base, onNode('n1'), podRunning())], 'Scheduled'],
+    ['already running pod seen first (controller restart)', newVMI(), [newPod(base, onNode('n1'), podRunning())], 'Scheduled'],
+    ['pod failed while scheduling', newVMI(withPhase('Scheduling')), [newPod(base, onNode('n1'), podFailed())], 'Failed'],
+    ['pod vanished while scheduling', newVMI(withPhase('Scheduling')), [], 'Failed'],
+    ['pod failed before handler took over', newVMI(withPhase('Scheduled')), [newPod(base, onNode('n1'), podFailed())], 'Failed'],
+    ['pod gone while running', newVMI(withPhase('Running')), [], 'Failed'],
+    ['pod down while running: the handler decides', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podFailed())], 'Running'],
+    ['deleted before any pod', newVMI(withPhase('Pending'), withDeletion()), [], 'Failed'],
+    ['final phase is sticky', newVMI(withPhase('Succeeded')), [], 'Succeeded'],
+  ])('%s', (_name, vmi, pods, phase) => {
+    expect(computeStatus(vmi, { pods, now }).phase).toBe(phase);
+  });
+
+  it('records node and active pods at hand-over', () => {
+    const s = computeStatus(newVMI(withPhase('Scheduling')), { pods: [newPod(base, onNode('node-2'), podRunning())], now });
+    expect(s).toMatchObject({ nodeName: 'node-2', activePods: { 'pod-uid': 'node-2' }, qosClass: 'Burstable' });
+  });
+
+  it('keeps only the first timestamp of each phase', () => {
+    const s = computeStatus(newVMI(), { pods: [newPod(base, onNode('n1'), podRunning())], now });
+    expect(s.phaseTransitionTimestamps!.map((t) => t.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled']);
+    const again = computeStatus(newVMI(withStatus(s)), { pods: [newPod(base, onNode('n1'), podRunning())], now: new Date('2030-01-01T00:00:00Z') });
+    expect(again.phaseTransitionTimestamps).toEqual(s.phaseTransitionTimestamps);
+  });
+
+  it('says why a pod failed', () => {
+    const s = computeStatus(newVMI(withPhase('Scheduling')), { pods: [newPod(base, onNode('n1'), podFailed('ErrImagePull', 'no such image'))], now });
+    expect(s.reason).toBe('ErrImagePull');
+  });
+});
+
+describe('computeStatus conditions', () => {
+  it('copies PodScheduled=False from an unschedulable pod', () => {
+    const msg = '0/2 nodes are available: 2 Insufficient memory.';
+    const s = computeStatus(newVMI(withPhase('Scheduling')), { pods: [newPod(base, podUnschedulable(msg))], now });
+    expect(cond(s, 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg });
+  });
+
+  it('shows a sync error as Synchronized=False and clears it once healthy', () => {
+    const syncError = { reason: 'ErrImagePull', message: 'image "foo" not found in the local image store; import it with kv images import' };
+    const failed = computeStatus(newVMI(), { pods: [], now, syncError });
+    expect(cond(failed, 'Synchronized')).toMatchObject({ status: 'False', ...syncError });
+    expect(failed.phase).toBe('Pending');
+    expect(cond(computeStatus(newVMI(withStatus(failed)), { pods: [], now }), 'Synchronized')).toBeUndefined();
+  });
+
+  it('leaves the handler\'s Synchronized condition alone after hand-over', () => {
+    const handlerCond = { type: 'Synchronized', status: 'False' as const, reason: 'QEMUStartFailed', message: 'x' };
+    const s = computeStatus(newVMI(withStatus({ phase: 'Running', conditions: [handlerCond] })), { pods: [newPod(base, onNode('n1'), podRunning())], now });
+    expect(cond(s, 'Synchronized')).toMatchObject(handlerCond);
+  });
+
+  it.each([
+    ['no pod', newVMI(withPhase('Pending')), [], 'False', 'PodNotExists'],
+    ['pod terminating', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podRunning(), podTerminating())], 'False', 'PodTerminating'],
+    ['scheduled, guest not yet running', newVMI(withPhase('Scheduling')), [newPod(base, onNode('n1'), podRunning())], 'False', 'GuestNotRunning'],
+    ['running and pod ready', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podRunning())], 'True', undefined],
+    ['running, pod not ready', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podRunning(false))], 'False', 'PodNotReady'],
+    ['paused', newVMI(withStatus({ phase: 'Running', conditions: [{ type: 'Paused', status: 'True', reason: 'PausedByUser', message: 'VMI was paused by user' }] })),
+      [newPod(base, onNode('n1'), podRunning())], 'False', 'PausedByUser'],
+  ])('Ready when %s', (_name, vmi, pods, status, reason) => {
+    const ready = cond(computeStatus(vmi, { pods, now }), 'Ready');
+    expect([ready?.status, ready?.reason]).toEqual([status, reason]);
+  });
+
+  it('keeps lastTransitionTime while a condition does not change', () => {
+    const first = computeStatus(newVMI(), { pods: [], now });
+    const later = computeStatus(newVMI(withStatus(first)), { pods: [], now: new Date('2030-01-01T00:00:00Z') });
+    expect(later).toEqual(first);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * PURE: the VMI status the controller wants, from the VMI, its launcher Pods and the last sync error
+ * (KubeVirt's watch/vmi/lifecycle.go updateStatus). Runs even when sync failed; the caller writes
+ * the result once, only if it differs from what is stored.
+ *
+ * The controller owns Pending → Scheduling → Scheduled and the failures it can see from the Pod;
+ * from Scheduled on virt-handler owns the phase (Running/Succeeded/Failed) and its own conditions.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { Condition, Phase, Reason } from './constants';
+import { removeCondition, setCondition } from './conditions';
+import { currentLauncherPod, describePodDown, isPodDown, isPodReadyForHandover, isPodTerminating, podCondition } from './pod-state';
+import type { VirtualMachineInstance, VMICondition } from './vmi-types';
+
+export interface SyncError { reason: string; message: string; requeueAfterMs?: number }
+export type VMIStatus = NonNullable<VirtualMachineInstance['status']>;
+export interface StatusInputs { pods: V1Pod[]; syncError?: SyncError; now: Date }
+
+const FINAL = new Set<string>([Phase.Succeeded, Phase.Failed]);
+const CONTROLLER_PHASES = new Set<string>(['', Phase.Pending, Phase.Scheduling]);
+
+export function isFinal(phase: string | undefined): boolean {
+  return FINAL.has(phase ?? '');
+}
+
+interface Step { phase: string; reason?: string; nodeName?: string }
+
+/** One transition from `phase`, or undefined when the VMI stays where it is. */
+function nextPhase(phase: string, pod: V1Pod | undefined, deleting: boolean): Step | undefined {
+  switch (phase) {
+    case Phase.Pending:
+      if (pod) return { phase: Phase.Scheduling };
+      return deleting ? { phase: Phase.Failed, reason: Reason.Deleted } : undefined;
+    case Phase.Scheduling:
+      if (!pod) return { phase: Phase.Failed, reason: Reason.PodMissing };
+      if (isPodDown(pod)) return { phase: Phase.Failed, reason: describePodDown(pod).reason };
+      return isPodReadyForHandover(pod) ? { phase: Phase.Scheduled, nodeName: pod.spec!.nodeName } : undefined;
+    case Phase.Scheduled:
+      if (!pod) return { phase: Phase.Failed, reason: Reason.PodMissing };
+      return isPodDown(pod) ? { phase: Phase.Failed, reason: describePodDown(pod).reason } : undefined;
+    case Phase.Running:
+      return pod ? undefined : { phase: Phase.Failed, reason: Reason.PodMissing };
+    default:
+      return undefined;
+  }
+}
+
+function computeReady(phase: string, pod: V1Pod | undefined, conds: VMICondition[]): Omit<VMICondition, 'lastTransitionTime'> {
+  const type = Condition.Ready;
+  if (!pod) return { type, status: 'False', reason: Reason.PodNotExists, message: 'virt-launcher pod has not yet been scheduled' };
+  if (isPodTerminating(pod)) return { type, status: 'False', reason: Reason.PodTerminating, message: 'virt-launcher pod is terminating' };
+  if (phase !== Phase.Running) return { type, status: 'False', reason: Reason.GuestNotRunning, message: 'Guest VM is not reported as running' };
+  const paused = conds.find((c) => c.type === Condition.Paused && c.status === 'True');
+  if (paused) return { type, status: 'False', reason: paused.reason, message: paused.message };
+  const ready = podCondition(pod, 'Ready');
+  if (!ready) return { type, status: 'False', reason: Reason.PodConditionMissing, message: 'virt-launcher pod is missing the Ready condition' };
+  return ready.status === 'True' ? { type, status: 'True' } : { type, status: 'False', reason: ready.reason ?? 'PodNotReady', message: ready.message };
+}
+
+function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: StatusInputs): VMICondition[] {
+  let conds = status.conditions ?? [];
+  const scheduled = pod && podCondition(pod, 'PodScheduled');
+  conds = scheduled?.status === 'False'
+    ? setCondition(conds, { type: Condition.PodScheduled, status: 'False', reason: scheduled.reason, message: scheduled.message }, inputs.now)
+    : removeCondition(conds, Condition.PodScheduled);
+  if (inputs.syncError) {
+    conds = setCondition(conds, { type: Condition.Synchronized, status: 'False', reason: inputs.syncError.reason, message: inputs.syncError.message }, inputs.now);
+  } else if (CONTROLLER_PHASES.has(status.phase ?? '')) {
+    conds = removeCondition(conds, Condition.Synchronized);
+  }
+  return setCondition(conds, computeReady(status.phase ?? '', pod, conds), inputs.now);
+}
+
+function computeActivePods(pods: V1Pod[]): Record<string, string> | undefined {
+  const entries = pods.filter((p) => p.spec?.nodeName && p.metadata?.uid).map((p) => [p.metadata!.uid!, p.spec!.nodeName!]);
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
+export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs): VMIStatus {
+  const status: VMIStatus = structuredClone(vmi.status ?? {});
+  const pod = currentLauncherPod(inputs.pods);
+  const deleting = Boolean(vmi.metadata.deletionTimestamp);
+  status.phase ||= Phase.Pending;
+  const stamps = status.phaseTransitionTimestamps ?? [];
+  const stamp = (phase: string) => {
+    if (!stamps.some((s) => s.phase === phase)) stamps.push({ phase, phaseTransitionTimestamp: inputs.now.toISOString() });
+  };
+  stamp(status.phase);
+  for (let step = nextPhase(status.phase, pod, deleting); step; step = nextPhase(status.phase, pod, deleting)) {
+    status.phase = step.phase;
+    if (step.nodeName) status.nodeName = step.nodeName;
+    if (step.phase === Phase.Failed && step.reason) status.reason = step.reason;
+    stamp(step.phase);
+  }
+  status.phaseTransitionTimestamps = stamps;
+  const active = computeActivePods(inputs.pods);
+  if (active) status.activePods = active;
+  else delete status.activePods;
+  if (pod?.status?.qosClass) status.qosClass = pod.status.qosClass;
+  status.conditions = computeConditions(status, pod, inputs);
+  return status;
+}
