@@ -11,3 +11,4 @@ export * from './conditions';
 export * from './run-strategy';
 export * from './storage-state';
 export * from './printable-status';
+export * from './quantity';
