@@ -10,7 +10,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { Condition, Phase, Reason } from './constants';
 import { removeCondition, setCondition } from './conditions';
 import { currentLauncherPod, describePodDown, isPodDown, isPodReadyForHandover, isPodTerminating, podCondition } from './pod-state';
-import type { VirtualMachineInstance, VMICondition } from './vmi-types';
+import type { Condition as VMICondition, VirtualMachineInstance, VMIPhase } from '../../../lib/kubevirt';
 
 export interface SyncError { reason: string; message: string; requeueAfterMs?: number }
 export type VMIStatus = NonNullable<VirtualMachineInstance['status']>;
@@ -23,10 +23,10 @@ export function isFinal(phase: string | undefined): boolean {
   return FINAL.has(phase ?? '');
 }
 
-interface Step { phase: string; reason?: string; nodeName?: string }
+interface Step { phase: VMIPhase; reason?: string; nodeName?: string }
 
 /** One transition from `phase`, or undefined when the VMI stays where it is. */
-function nextPhase(phase: string, pod: V1Pod | undefined, deleting: boolean): Step | undefined {
+function nextPhase(phase: VMIPhase, pod: V1Pod | undefined, deleting: boolean): Step | undefined {
   switch (phase) {
     case Phase.Pending:
       if (pod) return { phase: Phase.Scheduling };
@@ -82,7 +82,7 @@ export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs)
   const deleting = Boolean(vmi.metadata.deletionTimestamp);
   status.phase ||= Phase.Pending;
   const stamps = status.phaseTransitionTimestamps ?? [];
-  const stamp = (phase: string) => {
+  const stamp = (phase: VMIPhase) => {
     if (!stamps.some((s) => s.phase === phase)) stamps.push({ phase, phaseTransitionTimestamp: inputs.now.toISOString() });
   };
   stamp(status.phase);

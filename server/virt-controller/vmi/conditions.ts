@@ -1,5 +1,5 @@
 /** PURE: set/remove VMI conditions, keeping lastTransitionTime while the status does not change. */
-import type { VMICondition } from './vmi-types';
+import type { Condition as VMICondition } from '../../../lib/kubevirt';
 
 export function setCondition(conds: VMICondition[] | undefined, next: Omit<VMICondition, 'lastTransitionTime' | 'lastProbeTime'>, now: Date): VMICondition[] {
   const list = conds ?? [];

@@ -14,7 +14,7 @@
  *   dedicatedCpuPlacement → cpu requests = limits = vCPUs, memory limit = request (Guaranteed QoS).
  */
 import { MIB, formatBytes, formatCPU, parseQuantity } from './quantity';
-import type { VirtualMachineInstance } from './vmi-types';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export const PAGE_TABLE_DIVISOR = 512;
 export const MONITOR_OVERHEAD = 25 * MIB;

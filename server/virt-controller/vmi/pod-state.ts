@@ -2,14 +2,14 @@
  * PURE: what the VMI controller needs to know about a launcher Pod (KubeVirt's lifecycle.go helpers).
  */
 import type { V1Pod, V1PodCondition } from '@kubernetes/client-node';
-import { APP_VIRT_LAUNCHER, COMPUTE_CONTAINER, LABEL_APP, LABEL_CREATED_BY } from './constants';
-import type { VirtualMachineInstance } from './vmi-types';
+import { APP_VIRT_LAUNCHER, COMPUTE_CONTAINER, Label } from './constants';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export function isLauncherPodOf(pod: V1Pod, vmi: VirtualMachineInstance): boolean {
   const labels = pod.metadata?.labels ?? {};
-  if (labels[LABEL_APP] !== APP_VIRT_LAUNCHER) return false;
+  if (labels[Label.App] !== APP_VIRT_LAUNCHER) return false;
   const owner = pod.metadata?.ownerReferences?.find((r) => r.controller);
-  return owner ? owner.uid === vmi.metadata.uid : labels[LABEL_CREATED_BY] === vmi.metadata.uid;
+  return owner ? owner.uid === vmi.metadata.uid : labels[Label.CreatedBy] === vmi.metadata.uid;
 }
 
 export function isPodTerminating(pod: V1Pod): boolean {

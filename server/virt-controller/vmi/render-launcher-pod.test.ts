@@ -5,7 +5,7 @@ import { parse, stringify } from 'yaml';
 import { renderLauncherPod } from './render-launcher-pod';
 import { memoryOverheadBytes } from './launcher-pod-resources';
 import { MIB, parseQuantity } from './quantity';
-import type { VirtualMachineInstance } from './vmi-types';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 const dir = join(import.meta.dirname, 'testdata');
 const cases = readdirSync(dir).filter((f) => f.endsWith('.input.yaml')).map((f) => f.replace('.input.yaml', ''));
@@ -21,7 +21,7 @@ describe('renderLauncherPod golden', () => {
   });
 });
 
-const vmi = (spec: VirtualMachineInstance['spec']): VirtualMachineInstance => ({ metadata: { name: 'v', namespace: 'ns', uid: 'u' }, spec });
+const vmi = (spec: Record<string, unknown>): VirtualMachineInstance => ({ metadata: { name: 'v', namespace: 'ns', uid: 'u' }, spec: { ...spec, domain: { devices: {}, ...(spec.domain as object) } } as VirtualMachineInstance['spec'] });
 
 describe('launcher pod sizing', () => {
   it.each([

@@ -1,14 +1,13 @@
 /**
  * PURE: VMI → the launcher Pod that will run it (KubeVirt's services/template.go, reduced to what we run).
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Affinity, V1Pod, V1Toleration } from '@kubernetes/client-node';
 import {
-  ANNOTATION_DEFAULT_CONTAINER, ANNOTATION_DOMAIN, ANNOTATION_MEMORY_OVERHEAD, APP_VIRT_LAUNCHER, COMPUTE_CONTAINER,
-  DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_LAUNCHER_IMAGE, LABEL_APP, LABEL_CREATED_BY, LABEL_SCHEDULABLE, LABEL_VMI_ID,
-  LABEL_VM_NAME, LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
+  Annotation, APP_VIRT_LAUNCHER, COMPUTE_CONTAINER, DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_LAUNCHER_IMAGE, Label,
+  LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
 } from './constants';
 import { renderLauncherResources } from './launcher-pod-resources';
-import type { VirtualMachineInstance } from './vmi-types';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export interface RenderOptions {
   /** Image of the compute container (cluster mode); the process-kubelet ignores it. */
@@ -25,19 +24,18 @@ function renderLabels(vmi: VirtualMachineInstance): Record<string, string> {
   const name = vmi.metadata.name ?? '';
   return {
     ...(vmi.metadata.labels ?? {}),
-    [LABEL_APP]: APP_VIRT_LAUNCHER,
-    [LABEL_CREATED_BY]: vmi.metadata.uid ?? '',
-    [LABEL_VM_NAME]: vmi.spec?.hostname ?? name,
-    [LABEL_VMI_ID]: name,
+    [Label.App]: APP_VIRT_LAUNCHER,
+    [Label.CreatedBy]: vmi.metadata.uid ?? '',
+    [Label.VMName]: vmi.spec?.hostname ?? name,
+    [Label.VMIID]: name,
   };
 }
 
 function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Pod['spec']>> {
   const s = vmi.spec ?? {};
-  const out: Partial<NonNullable<V1Pod['spec']>> = { nodeSelector: { ...(s.nodeSelector ?? {}), [LABEL_SCHEDULABLE]: 'true' } };
-  if (s.affinity) out.affinity = s.affinity;
-  if (s.tolerations) out.tolerations = s.tolerations;
-  if (s.topologySpreadConstraints) out.topologySpreadConstraints = s.topologySpreadConstraints;
+  const out: Partial<NonNullable<V1Pod['spec']>> = { nodeSelector: { ...(s.nodeSelector ?? {}), [Label.Schedulable]: 'true' } };
+  if (s.affinity) out.affinity = s.affinity as V1Affinity;
+  if (s.tolerations) out.tolerations = s.tolerations as V1Toleration[];
   if (s.schedulerName) out.schedulerName = s.schedulerName;
   if (s.priorityClassName) out.priorityClassName = s.priorityClassName;
   if (s.hostname) out.hostname = s.hostname;
@@ -56,9 +54,9 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
       namespace: vmi.metadata.namespace,
       labels: renderLabels(vmi),
       annotations: {
-        [ANNOTATION_DOMAIN]: name,
-        [ANNOTATION_DEFAULT_CONTAINER]: COMPUTE_CONTAINER,
-        [ANNOTATION_MEMORY_OVERHEAD]: String(resources.overheadBytes),
+        [Annotation.Domain]: name,
+        [Annotation.DefaultContainer]: COMPUTE_CONTAINER,
+        [Annotation.MemoryOverheadBytes]: String(resources.overheadBytes),
       },
       ownerReferences: [{
         apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name, uid: vmi.metadata.uid ?? '',

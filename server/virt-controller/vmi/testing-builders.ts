@@ -1,7 +1,7 @@
 /** Fixture builders for the VMI controller's tests (libvmi.New(WithX(...)) style). */
 import type { V1Pod } from '@kubernetes/client-node';
 import { renderLauncherPod } from './render-launcher-pod';
-import type { VirtualMachineInstance } from './vmi-types';
+import type { VirtualMachineInstance, VMIPhase } from '../../../lib/kubevirt';
 
 type VMIOption = (vmi: VirtualMachineInstance) => void;
 type PodOption = (pod: V1Pod) => void;
@@ -10,13 +10,13 @@ export function newVMI(...opts: VMIOption[]): VirtualMachineInstance {
   const vmi: VirtualMachineInstance = {
     apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance',
     metadata: { name: 'testvmi', namespace: 'default', uid: 'vmi-uid', resourceVersion: '1' },
-    spec: { domain: { memory: { guest: '128Mi' } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
+    spec: { domain: { memory: { guest: '128Mi' }, devices: {} }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
   };
   for (const o of opts) o(vmi);
   return vmi;
 }
-export const withPhase = (phase: string): VMIOption => (v) => { v.status = { ...(v.status ?? {}), phase }; };
-export const withDeletion = (): VMIOption => (v) => { v.metadata.deletionTimestamp = new Date('2026-01-01T00:00:00Z'); };
+export const withPhase = (phase: VMIPhase): VMIOption => (v) => { v.status = { ...(v.status ?? {}), phase }; };
+export const withDeletion = (): VMIOption => (v) => { v.metadata.deletionTimestamp = '2026-01-01T00:00:00Z'; };
 export const withImage = (image: string): VMIOption => (v) => { v.spec!.volumes = [{ name: 'root', containerDisk: { image } }]; };
 export const withStatus = (s: Partial<NonNullable<VirtualMachineInstance['status']>>): VMIOption => (v) => { v.status = { ...(v.status ?? {}), ...s }; };
 
