@@ -1,0 +1,49 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+export class RawRequestError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly body: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * GET a path from the API server and return the JSON exactly as sent (the generated clients turn
+ * timestamps into Date objects; watch events are plain JSON, so an informer must list in plain JSON
+ * too to keep one shape in its cache).
+ */
+export async function getJson<T>(kc: KubeConfig, path: string, query: Record<string, string | undefined> = {}, signal?: AbortSignal): Promise<T> {
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) throw new Error('kubeconfig has no current cluster');
+  const url = new URL(server.replace(/\/$/, '') + path);
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
+  const opts: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+  await kc.applyToHTTPSOptions(opts);
+  delete opts.agent; // a fresh agent per call; the TLS options are on `opts` already
+  const text = await requestText(url, opts, signal);
+  return JSON.parse(text) as T;
+}
+
+function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal): Promise<string> {
+  const mod = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = mod.request(url, { ...opts, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const code = res.statusCode ?? 0;
+        if (code >= 200 && code < 300) resolve(body);
+        else reject(new RawRequestError(code, `GET ${url.pathname}: HTTP ${code}`, body));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

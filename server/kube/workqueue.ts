@@ -1,0 +1,119 @@
+import { ItemExponentialRateLimiter } from './rate-limiter';
+
+/**
+ * A rate-limited work queue with client-go's guarantees: a key waiting in the queue is stored once
+ * (adds coalesce), a key is processed by one worker at a time (an add during processing is
+ * queued again when `done` is called), delayed adds keep the earliest due time per key, and
+ * failures back off per key (`addRateLimited`, reset by `forget`).
+ */
+export class WorkQueue {
+  private readonly queue: string[] = [];
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly waiting = new Map<string, { due: number; timer: NodeJS.Timeout }>();
+  private readonly getters: ((key: string | undefined) => void)[] = [];
+  private shuttingDown = false;
+
+  constructor(readonly limiter = new ItemExponentialRateLimiter()) {}
+
+  add(key: string): void {
+    if (this.shuttingDown || this.dirty.has(key)) return;
+    this.dirty.add(key);
+    if (this.processing.has(key)) return;
+    this.push(key);
+  }
+
+  /** Add after `ms`; if the key is already waiting, the earlier due time wins. */
+  addAfter(key: string, ms: number): void {
+    if (this.shuttingDown) return;
+    if (ms <= 0) return this.add(key);
+    const due = Date.now() + ms;
+    const current = this.waiting.get(key);
+    if (current && current.due <= due) return;
+    if (current) clearTimeout(current.timer);
+    const timer = setTimeout(() => {
+      this.waiting.delete(key);
+      this.add(key);
+    }, ms);
+    timer.unref?.();
+    this.waiting.set(key, { due, timer });
+  }
+
+  /** Add after this key's next backoff delay (5 ms, 10 ms, 20 ms, … up to 1000 s). */
+  addRateLimited(key: string): void {
+    this.addAfter(key, this.limiter.when(key));
+  }
+
+  /** Reset a key's failure count (call after a successful sync). */
+  forget(key: string): void {
+    this.limiter.forget(key);
+  }
+
+  numRequeues(key: string): number {
+    return this.limiter.numRequeues(key);
+  }
+
+  /** The next key to process, marked as processing; undefined once the queue is shut down. */
+  get(): Promise<string | undefined> {
+    if (this.queue.length > 0) return Promise.resolve(this.take());
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.getters.push(resolve));
+  }
+
+  /** Mark a key's processing finished; re-queues it when it was added meanwhile. */
+  done(key: string): void {
+    this.processing.delete(key);
+    if (this.dirty.has(key) && !this.shuttingDown) this.push(key);
+  }
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  /** Stop handing out keys; pending waiters get undefined, delayed adds are dropped. */
+  shutdown(): void {
+    this.shuttingDown = true;
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+    this.queue.length = 0;
+    this.getters.splice(0).forEach((g) => g(undefined));
+  }
+
+  private push(key: string): void {
+    const getter = this.getters.shift();
+    if (getter) {
+      this.dirty.delete(key);
+      this.processing.add(key);
+      getter(key);
+    } else {
+      this.queue.push(key);
+    }
+  }
+
+  private take(): string {
+    const key = this.queue.shift()!;
+    this.dirty.delete(key);
+    this.processing.add(key);
+    return key;
+  }
+}
+
+/** Run `n` workers: each takes a key, awaits `handle(key)`, then marks it done; resolves after shutdown. */
+export async function runWorkers(queue: WorkQueue, n: number, handle: (key: string) => Promise<void>): Promise<void> {
+  const worker = async () => {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      try {
+        await handle(key);
+      } finally {
+        queue.done(key);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: n }, worker));
+}
