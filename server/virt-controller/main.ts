@@ -1,0 +1,58 @@
+/**
+ * `kv controller`: runs virt-controller's controllers against the API server in the kubeconfig.
+ * Adding a controller (VM, migration) is one entry in CONTROLLERS.
+ */
+import { parseArgs } from 'node:util';
+import { dataPaths } from '../data-dir';
+import { makeKubeClients, type KubeClients } from '../kube/clients';
+import { EventRecorder } from '../kube/events';
+import { loadKubeConfig } from '../kube/kubeconfig';
+import { log } from '../log';
+import { localImageCheck } from './local-images';
+import { VMIController } from './vmi/vmi-controller';
+
+const ctlLog = log.child({ component: 'virt-controller' });
+const COMPONENT = 'virt-controller';
+
+export interface ControllerContext {
+  clients: KubeClients;
+  recorder: EventRecorder;
+  /** Embedded mode only: the cluster's data dir (image store, node runtime dirs). */
+  dataDir?: string;
+  launcherImage?: string;
+}
+
+interface Runnable { run(signal: AbortSignal): Promise<void> }
+
+const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise<Runnable>> = {
+  vmi: async (ctx) => new VMIController({
+    clients: ctx.clients, recorder: ctx.recorder,
+    imageExists: ctx.dataDir ? await localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
+    render: { launcherImage: ctx.launcherImage },
+  }),
+};
+
+/** Starts every controller; resolves when the signal aborts and all have stopped. */
+export async function startControllers(ctx: ControllerContext, signal: AbortSignal): Promise<void> {
+  const runs = await Promise.all(Object.entries(CONTROLLERS).map(async ([name, make]) => {
+    const c = await make(ctx);
+    ctlLog.info({ controller: name }, 'starting controller');
+    return c.run(signal);
+  }));
+  await Promise.all(runs);
+}
+
+export async function runControllerCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { kubeconfig: { type: 'string' }, 'data-dir': { type: 'string' }, 'launcher-image': { type: 'string' } },
+  });
+  const clients = makeKubeClients(loadKubeConfig(values.kubeconfig));
+  const recorder = new EventRecorder(clients.core, { component: COMPONENT });
+  const abort = new AbortController();
+  const stop = () => { ctlLog.info('stopping'); abort.abort(); };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'] }, abort.signal);
+  ctlLog.info('stopped');
+}

@@ -1,0 +1,86 @@
+/**
+ * The VMI controller, wired (KubeVirt's pkg/virt-controller/watch/vmi): informers on VMIs and
+ * launcher Pods only enqueue `namespace/name`; `execute` reads the caches, acts (sync), computes
+ * the status from the same inputs and writes it once.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
+import type { KubeClients } from '../../kube/clients';
+import { Controller, controllerOwnerKey } from '../../kube/controller';
+import type { EventRecorder } from '../../kube/events';
+import { Expectations } from '../../kube/expectations';
+import { Informer } from '../../kube/informer';
+import { collectionPath, keyOf, PodResource, VirtualMachineInstanceResource } from '../../kube/resources';
+import type { ImageExists } from './check-images';
+import { computeStatus, isFinal } from './compute-status';
+import { APP_VIRT_LAUNCHER, Label, Reason } from './constants';
+import { isLauncherPodOf } from './pod-state';
+import type { RenderOptions } from './render-launcher-pod';
+import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
+import { patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
+
+export interface VMIControllerOptions {
+  clients: KubeClients;
+  recorder: EventRecorder;
+  /** Embedded mode: the local image store lookup; undefined in cluster mode (the kubelet pulls). */
+  imageExists?: ImageExists;
+  render?: RenderOptions;
+  workers?: number;
+}
+
+const VMI_KIND = 'VirtualMachineInstance';
+const BY_VMI_UID = 'vmiUID';
+
+export class VMIController {
+  readonly vmis: Informer<any>;
+  readonly pods: Informer<any>;
+  readonly expectations = new Expectations();
+  private readonly controller: Controller;
+
+  constructor(private readonly opts: VMIControllerOptions) {
+    const kc = opts.clients.kc;
+    this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
+    this.pods = new Informer({
+      kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
+      indexers: { [BY_VMI_UID]: (p: V1Pod) => [p.metadata?.labels?.[Label.CreatedBy]] },
+    });
+    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods], workers: opts.workers ?? 3 });
+    this.vmis.on({
+      ...this.controller.enqueueHandlers(),
+      delete: (vmi) => { this.expectations.deleteExpectations(keyOf(vmi)); this.controller.enqueue(vmi); },
+    });
+    this.pods.on({
+      add: (pod) => this.onPod(pod, (key) => this.expectations.creationObserved(key)),
+      update: (_old, pod) => this.onPod(pod),
+      delete: (pod) => this.onPod(pod, (key) => this.expectations.deletionObserved(key, pod.metadata?.uid)),
+    });
+  }
+
+  /** Runs informers and workers until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.controller.run(signal)]);
+  }
+
+  private onPod(pod: V1Pod, observe?: (key: string) => void): void {
+    const key = controllerOwnerKey(pod as any, VMI_KIND);
+    if (!key) return;
+    observe?.(key);
+    this.controller.enqueue(key);
+  }
+
+  async execute(key: string): Promise<void> {
+    const vmi = this.vmis.get(key) as VirtualMachineInstance | undefined;
+    if (!vmi) return this.expectations.deleteExpectations(key);
+    if (!this.expectations.satisfied(key)) return; // a pod event for our own write will enqueue us again
+    const pods = (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi));
+    const { clients, recorder, imageExists, render } = this.opts;
+    const syncError = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render }, key, vmi, pods);
+    const status = computeStatus(vmi, { pods, syncError, now: new Date() });
+    const vmiClient = clients.vmis as VMIClient;
+    const written = await writeStatusIfChanged(vmiClient, vmi, status);
+    const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);
+    await patchMetadataIfNeeded(vmiClient, written, { nodeName: status.nodeName, finalizer: !gone });
+    if (syncError?.reason === Reason.ErrImagePull) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
+    else if (syncError) throw syncError;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Writes the controller's view of a VMI: status (once, only if changed, with the resourceVersion
+ * as precondition), the `kubevirt.io/nodeName` label, and the foreground-delete finalizer.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
+import type { CustomResourceClient, JsonPatchOperation } from '../../kube/clients';
+import type { VMIStatus } from './compute-status';
+import { Finalizer, Label } from './constants';
+
+export type VMIClient = Pick<CustomResourceClient<any>, 'replaceStatus' | 'jsonPatch'>;
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** PUT …/status when `status` differs; a stale resourceVersion fails with 409 and the key is retried. */
+export async function writeStatusIfChanged(vmis: VMIClient, vmi: VirtualMachineInstance, status: VMIStatus): Promise<VirtualMachineInstance> {
+  if (isDeepStrictEqual(vmi.status ?? {}, status)) return vmi;
+  const { namespace = 'default', name = '' } = vmi.metadata;
+  return vmis.replaceStatus(namespace, name, { ...vmi, status }) as Promise<VirtualMachineInstance>;
+}
+
+/** PURE: JSON patch ops that bring labels and finalizers in line, guarded by a resourceVersion test. */
+export function metadataPatch(vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }): JsonPatchOperation[] {
+  const ops: JsonPatchOperation[] = [];
+  const labels = vmi.metadata.labels;
+  if (want.nodeName && labels?.[Label.NodeName] !== want.nodeName) {
+    ops.push(labels
+      ? { op: 'add', path: `/metadata/labels/${escapePointer(Label.NodeName)}`, value: want.nodeName }
+      : { op: 'add', path: '/metadata/labels', value: { [Label.NodeName]: want.nodeName } });
+  }
+  const finalizers = vmi.metadata.finalizers ?? [];
+  const has = finalizers.includes(Finalizer.ForegroundDeleteVirtualMachine);
+  if (want.finalizer && !has) {
+    ops.push(vmi.metadata.finalizers
+      ? { op: 'add', path: '/metadata/finalizers/-', value: Finalizer.ForegroundDeleteVirtualMachine }
+      : { op: 'add', path: '/metadata/finalizers', value: [Finalizer.ForegroundDeleteVirtualMachine] });
+  } else if (!want.finalizer && has) {
+    ops.push({ op: 'replace', path: '/metadata/finalizers', value: finalizers.filter((f) => f !== Finalizer.ForegroundDeleteVirtualMachine) });
+  }
+  if (!ops.length) return ops;
+  return [{ op: 'test', path: '/metadata/resourceVersion', value: vmi.metadata.resourceVersion }, ...ops];
+}
+
+export async function patchMetadataIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }): Promise<void> {
+  const ops = metadataPatch(vmi, want);
+  if (!ops.length) return;
+  await vmis.jsonPatch(vmi.metadata.namespace ?? 'default', vmi.metadata.name ?? '', ops);
+}
