@@ -1,0 +1,34 @@
+#!/bin/sh
+# install-modules.sh MODDIR WANTED_LIST DEST: copies the wanted kernel modules and their
+# dependencies from MODDIR (lib/modules/<version> of the kernel package) into DEST, and writes
+# DEST/load-order.<stage> (paths relative to DEST, dependencies first) for the guest to insmod.
+# WANTED_LIST lines are "<stage> <module>"; a module's dependencies join its stage unless an
+# earlier stage already has them.
+set -eu
+MODDIR=$1; WANTED=$2; DEST=$3
+mkdir -p "$DEST"
+INDEX=$(mktemp); DONE=$(mktemp)
+trap 'rm -f "$INDEX" "$DONE"' EXIT
+
+# "name path" for every module; a module's name uses "_" where its file name may use "-".
+(cd "$MODDIR" && find kernel -name '*.ko' | while read -r p; do
+  n=$(basename "$p" .ko | tr - _); echo "$n $p"
+done) > "$INDEX"
+
+module_path() { awk -v n="$1" '$1 == n { print $2; exit }' "$INDEX"; }
+module_deps() { tr '\000' '\n' < "$MODDIR/$1" | sed -n 's/^depends=//p' | tr , ' '; }
+
+# add_module STAGE NAME
+add_module() {
+  local p d
+  grep -qx "$2" "$DONE" && return 0
+  echo "$2" >> "$DONE"
+  p=$(module_path "$2")
+  [ -n "$p" ] || { echo "install-modules: no module $2" >&2; exit 1; }
+  for d in $(module_deps "$p"); do add_module "$1" "$d"; done
+  mkdir -p "$DEST/$(dirname "$p")"
+  cp "$MODDIR/$p" "$DEST/$p"
+  echo "$p" >> "$DEST/load-order.$1"
+}
+
+grep -v '^#' "$WANTED" | grep -v '^ *$' | while read -r stage m; do add_module "$stage" "$m"; done
