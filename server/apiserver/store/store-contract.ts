@@ -125,6 +125,16 @@ export function describeStoreContract(driverName: string, driver: StoreDriver): 
       expect(rec.lines()).toEqual([`ADDED /w/new@${r}`]);
     });
 
+    it('watch from a revision not yet reached starts after it', async () => {
+      const s = open();
+      const rec = recordWatch(s, '/w/', { afterRevision: s.create('/w/now', 'n') + 2 });
+      s.create('/w/1', 'v');
+      s.create('/w/2', 'v');
+      const r = s.create('/w/3', 'v');
+      await rec.waitFor(() => rec.events.length >= 1);
+      expect(rec.lines()).toEqual([`ADDED /w/3@${r}`]);
+    });
+
     it('a slow replay has no gap and no duplicate with writes made meanwhile', async () => {
       const s = open();
       for (let i = 0; i < 1200; i++) s.create(`/g/${i}`, 'v');
