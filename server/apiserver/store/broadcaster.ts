@@ -113,6 +113,16 @@ export class Broadcaster {
   }
 
   private async pump(w: Watcher): Promise<void> {
+    try {
+      await this.drain(w);
+    } catch (err) {
+      logger.warn({ err, prefix: w.prefix }, 'watch replay failed');
+      this.drop(w, 'replay failed');
+    }
+    w.pumping = false;
+  }
+
+  private async drain(w: Watcher): Promise<void> {
     while (!w.closed) {
       if (w.cursor < w.replayUntil) {
         const rows = this.readRows({ prefix: w.prefix, after: w.cursor, until: w.replayUntil, limit: REPLAY_PAGE });
@@ -122,9 +132,8 @@ export class Broadcaster {
         continue;
       }
       const e = this.nextLive(w);
-      if (!e) break;
+      if (!e) return;
       await this.deliver(w, e);
     }
-    w.pumping = false;
   }
 }

@@ -149,6 +149,16 @@ export function describeStoreContract(driverName: string, driver: StoreDriver): 
       expect(revs).toEqual(Array.from({ length: 1499 }, (_, i) => i + 2));
     });
 
+    it('a watcher still replaying when the log is compacted under it is dropped', async () => {
+      const s = open();
+      for (let i = 0; i < 1200; i++) s.update(`/g/${i}`, 'v2', s.create(`/g/${i}`, 'v1'));
+      const rec = recordWatch(s, '/g/', { afterRevision: 1, onEvent: () => new Promise<void>((resolve) => setImmediate(resolve)) });
+      await rec.waitFor(() => rec.events.length > 0);
+      s.compact(s.currentRevision());
+      await rec.waitFor(() => rec.dropped);
+      expect(rec.events.length).toBeLessThan(2399);
+    });
+
     it('an aborted watch gets no more events', async () => {
       const s = open();
       const rec = recordWatch(s, '/a/');
