@@ -1,7 +1,7 @@
 /**
  * Micro-benchmark of the embedded API server's store (SQLite driver, the real on-disk settings).
- * Prints creates/s (one fsync'd commit each), point gets/s, list-1000 latency and
- * watch fan-out latency (commit → onEvent) with 10 watchers.
+ * Prints creates/s (one fsync'd commit each), point gets/s, list-1000 latency,
+ * watch fan-out latency (commit → onEvent) with 10 watchers and compaction time.
  * Usage: node --import tsx bench/store-bench.ts [creates=3000]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,6 +65,16 @@ async function benchWatch(s: Store): Promise<void> {
   console.log(`watch fan-out ${WATCHERS} watchers: p50 ${fmt(percentile(latencies, 0.5))} ms  p99 ${fmt(percentile(latencies, 0.99))} ms (commit acknowledged → onEvent)`);
 }
 
+function benchCompact(s: Store): void {
+  for (let i = 0; i < CREATES; i++) {
+    const key = `/configmaps/bench/cm-${String(i).padStart(6, '0')}`;
+    s.update(key, value(`cm-${i}-v2`), s.get(key)!.modRevision);
+  }
+  const t0 = performance.now();
+  s.compact(s.currentRevision());
+  console.log(`compact      ${fmt(performance.now() - t0)} ms  (${CREATES} superseded rows)`);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'kv-store-bench-'));
 const store = openSqliteStore(join(dir, 'state.db'));
 try {
@@ -72,6 +82,7 @@ try {
   benchGets(store);
   benchList(store);
   await benchWatch(store);
+  benchCompact(store);
 } finally {
   store.close();
   rmSync(dir, { recursive: true, force: true });
