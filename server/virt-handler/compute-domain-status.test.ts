@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import type { DomainStatus } from '../virt-launcher/protocol';
+import { computeDomainStatus } from './compute-domain-status';
+
+const now = new Date('2026-03-03T00:00:00Z');
+const vmi = (over: Partial<VirtualMachineInstance> = {}, phase = 'Scheduled'): VirtualMachineInstance => ({
+  metadata: { name: 'v', namespace: 'ns', uid: 'uid-1' },
+  spec: {
+    domain: { devices: { interfaces: [{ name: 'default', masquerade: {} }] } },
+    networks: [{ name: 'default', pod: {} }],
+    volumes: [{ name: 'root', containerDisk: { image: 'demo' } }],
+  },
+  status: { phase: phase as any, nodeName: 'node-1' },
+  ...over,
+});
+const domain = (state: DomainStatus['state'], extra: Partial<DomainStatus> = {}): DomainStatus => ({ vmiUID: 'uid-1', state, accel: 'tcg', ...extra });
+const cond = (s: ReturnType<typeof computeDomainStatus>, type: string) => s.conditions?.find((c) => c.type === type);
+const obs = (d?: DomainStatus, extra = {}) => ({ domain: d, node: 'node-1', now, ...extra });
+
+describe('phase from the domain', () => {
+  it.each([
+    ['running', domain('running'), false, 'Running', undefined],
+    ['paused still counts as running', domain('paused', { reason: 'PausedByUser' }), false, 'Running', undefined],
+    ['guest powered off', domain('shutoff', { reason: 'Shutdown' }), false, 'Succeeded', undefined],
+    ['QEMU killed from outside', domain('shutoff', { reason: 'Crashed', message: 'QEMU killed by SIGKILL' }), false, 'Failed', 'Crashed'],
+    ['guest panicked', domain('crashed', { reason: 'Panicked' }), false, 'Failed', 'Panicked'],
+    ['killed after ACPI grace ran out', domain('shutoff', { reason: 'Destroyed', acpiAttempted: true }), true, 'Failed', 'Destroyed'],
+    ['killed with grace 0', domain('shutoff', { reason: 'Destroyed' }), true, 'Succeeded', undefined],
+    ['QEMU failed to start', domain('shutoff', { reason: 'FailedToStart' }), false, 'Failed', 'FailedToStart'],
+  ])('%s', (_n, d, deleting, phase, reason) => {
+    const v = vmi(deleting ? { metadata: { name: 'v', namespace: 'ns', uid: 'uid-1', deletionTimestamp: now.toISOString() } } : {}, 'Running');
+    const s = computeDomainStatus(v, obs(d));
+    expect([s.phase, s.reason]).toEqual([phase, reason]);
+  });
+
+  it('stays Scheduled while QEMU starts', () => {
+    expect(computeDomainStatus(vmi(), obs(domain('starting'))).phase).toBe('Scheduled');
+  });
+
+  it('fails with the launcher\'s reason when the launcher is gone', () => {
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(undefined, { launcherGone: { reason: 'LauncherExited', message: 'virt-launcher exited (exit code 137)' } }));
+    expect([s.phase, s.reason, cond(s, 'Synchronized')?.message]).toEqual(['Failed', 'LauncherExited', 'virt-launcher exited (exit code 137)']);
+  });
+
+  it('never leaves a final phase', () => {
+    expect(computeDomainStatus(vmi({}, 'Failed'), obs(domain('running'))).phase).toBe('Failed');
+  });
+
+  it('stamps the Running transition once', () => {
+    const s = computeDomainStatus(vmi(), obs(domain('running')));
+    expect(s.phaseTransitionTimestamps).toEqual([{ phase: 'Running', phaseTransitionTimestamp: now.toISOString() }]);
+  });
+});
+
+describe('handler conditions', () => {
+  it.each([
+    ['PausedByUser', 'PausedByUser', 'VMI was paused by user'],
+    ['StartStrategyPaused', 'PausedStartStrategy', 'VMI was paused, start strategy Paused'],
+  ])('domain paused (%s) → Paused=True %s', (domainReason, reason, message) => {
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(domain('paused', { reason: domainReason })));
+    expect(cond(s, 'Paused')).toMatchObject({ status: 'True', reason, message });
+  });
+
+  it('removes Paused on resume', () => {
+    const paused = computeDomainStatus(vmi({}, 'Running'), obs(domain('paused', { reason: 'PausedByUser' })));
+    const resumed = computeDomainStatus({ ...vmi(), status: paused }, obs(domain('running')));
+    expect(cond(resumed, 'Paused')).toBeUndefined();
+  });
+
+  it('containerDisk + masquerade VMIs are live-migratable', () => {
+    expect(cond(computeDomainStatus(vmi(), obs(domain('running'))), 'LiveMigratable')?.status).toBe('True');
+  });
+
+  it.each([
+    ['bridge on the pod network', (v: VirtualMachineInstance) => { v.spec.domain.devices.interfaces = [{ name: 'default', bridge: {} }]; }, 'InterfaceNotLiveMigratable'],
+    ['a PVC', (v: VirtualMachineInstance) => { v.spec.volumes = [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }]; }, 'DisksNotLiveMigratable'],
+  ])('%s → LiveMigratable=False %s', (_n, mutate, reason) => {
+    const v = vmi();
+    mutate(v);
+    const c = cond(computeDomainStatus(v, obs(domain('running'))), 'LiveMigratable');
+    expect([c?.status, c?.reason]).toEqual(['False', reason]);
+    expect(c?.message).toMatch(/cannot migrate VMI/);
+  });
+
+  it('AgentConnected follows the guest agent', () => {
+    const up = computeDomainStatus(vmi(), obs(domain('running'), { guest: { connected: true } }));
+    expect(cond(up, 'AgentConnected')?.status).toBe('True');
+    expect(cond(computeDomainStatus({ ...vmi(), status: up }, obs(domain('running'), { guest: { connected: false } })), 'AgentConnected')).toBeUndefined();
+  });
+
+  it('records TCG software emulation', () => {
+    expect(cond(computeDomainStatus(vmi(), obs(domain('running'))), 'SoftwareEmulation')).toMatchObject({ status: 'True', reason: 'UseEmulation' });
+    expect(cond(computeDomainStatus(vmi(), obs(domain('running', { accel: 'kvm' }))), 'SoftwareEmulation')).toBeUndefined();
+  });
+});
+
+describe('guest details', () => {
+  const d = domain('running', { machine: 'pc-q35-7.2', interfaces: [{ name: 'default', mac: '52:54:00:12:34:56', ipAddress: '10.0.2.15' }] });
+
+  it('reports the masquerade address and machine from the domain', () => {
+    const s = computeDomainStatus(vmi(), obs(d));
+    expect(s.machine).toEqual({ type: 'pc-q35-7.2' });
+    expect(s.interfaces).toEqual([{ name: 'default', mac: '52:54:00:12:34:56', ipAddress: '10.0.2.15', ipAddresses: ['10.0.2.15'], infoSource: 'domain', podInterfaceName: 'eth0', linkState: 'up' }]);
+  });
+
+  it('merges guest agent addresses and OS info', () => {
+    const guest = {
+      connected: true,
+      os: { name: 'Debian GNU/Linux', id: 'debian', versionId: '12', prettyName: 'Debian GNU/Linux 12', kernelRelease: '6.1.0' },
+      interfaces: [{ name: 'eth0', mac: '52:54:00:12:34:56', ipAddresses: ['10.0.2.15', 'fe80::1'] }],
+    };
+    const s = computeDomainStatus(vmi(), obs(d, { guest }));
+    expect(s.interfaces?.[0]).toMatchObject({ interfaceName: 'eth0', infoSource: 'domain, guest-agent', ipAddresses: ['10.0.2.15'] });
+    expect(s.guestOSInfo).toEqual(guest.os);
+  });
+});

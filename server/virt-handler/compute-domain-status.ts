@@ -1,0 +1,103 @@
+/**
+ * PURE: what virt-handler reports in the VMI status, from the launcher's DomainStatus, the guest
+ * agent and the outcome of the last sync (KubeVirt's pkg/virt-handler/vm.go updateVMIStatus).
+ * The handler owns the phase from Scheduled on, and the conditions Paused, LiveMigratable,
+ * AgentConnected, SoftwareEmulation and (after hand-over) Synchronized.
+ */
+import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIPhase } from '../../lib/kubevirt';
+import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
+import { Condition, Phase, Reason } from './constants';
+import { computeLiveMigratable } from './live-migratable';
+import { removeCondition, setCondition } from './conditions';
+import { computeInterfaces, computeGuestOSInfo } from './guest-status';
+
+export interface Observed {
+  domain?: DomainStatus;
+  guest?: GuestInfo;
+  /** the launcher is gone (socket refused / pod down) and said why, if it could. */
+  launcherGone?: { reason: string; message: string };
+  syncError?: { reason: string; message: string };
+  node: string;
+  now: Date;
+}
+
+type Outcome = { phase: VMIPhase; reason?: string };
+
+const FINAL = new Set<string>([Phase.Succeeded, Phase.Failed]);
+
+/** Domain state → VMI phase (calculateVmPhaseForStatusReason). */
+export function phaseFromDomain(domain: DomainStatus, deleting: boolean): Outcome | undefined {
+  switch (domain.state) {
+    case 'running': case 'paused': case 'migrating':
+      return { phase: Phase.Running };
+    case 'shutdown': case 'shutoff': case 'crashed':
+      return phaseFromShutoff(domain, deleting);
+    default: // starting, incoming, migrated: nothing to report yet
+      return undefined;
+  }
+}
+
+function phaseFromShutoff(domain: DomainStatus, deleting: boolean): Outcome | undefined {
+  switch (domain.reason) {
+    case 'Shutdown': return { phase: Phase.Succeeded };
+    case 'Migrated': return undefined;
+    // killed: after an ACPI attempt that ran out of grace → Failed; an immediate kill (grace 0) → Succeeded
+    case 'Destroyed': return domain.acpiAttempted ? { phase: Phase.Failed, reason: 'Destroyed' } : { phase: Phase.Succeeded };
+    default:
+      if (domain.state === 'shutdown' && deleting) return { phase: Phase.Succeeded };
+      return { phase: Phase.Failed, reason: domain.reason ?? 'Crashed' };
+  }
+}
+
+function computePhase(vmi: VirtualMachineInstance, o: Observed): Outcome {
+  const current = (vmi.status?.phase ?? Phase.Scheduled) as VMIPhase;
+  if (FINAL.has(current)) return { phase: current, reason: vmi.status?.reason };
+  const fromDomain = o.domain ? phaseFromDomain(o.domain, Boolean(vmi.metadata.deletionTimestamp)) : undefined;
+  if (fromDomain) return fromDomain;
+  if (o.launcherGone) return { phase: Phase.Failed, reason: o.launcherGone.reason };
+  return { phase: current, reason: vmi.status?.reason };
+}
+
+function pausedCondition(domain: DomainStatus | undefined): Omit<VMICondition, 'lastTransitionTime'> | undefined {
+  if (domain?.state !== 'paused') return undefined;
+  if (domain.reason === 'PausedIOError') return { type: Condition.Paused, status: 'True', reason: Reason.PausedIOError, message: 'VMI was paused, IO error' };
+  if (domain.reason === 'StartStrategyPaused') return { type: Condition.Paused, status: 'True', reason: Reason.PausedStartStrategy, message: 'VMI was paused, start strategy Paused' };
+  if (domain.reason === 'Migration') return undefined;
+  return { type: Condition.Paused, status: 'True', reason: Reason.PausedByUser, message: 'VMI was paused by user' };
+}
+
+function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIPhase): VMICondition[] {
+  let conds = vmi.status?.conditions ?? [];
+  const put = (c: Omit<VMICondition, 'lastTransitionTime'> | undefined, type: string) => {
+    conds = c ? setCondition(conds, c, o.now) : removeCondition(conds, type);
+  };
+  const alive = phase === Phase.Running;
+  put(pausedCondition(o.domain), Condition.Paused);
+  put(alive ? computeLiveMigratable(vmi) : undefined, Condition.LiveMigratable);
+  put(alive && (o.guest?.connected ?? o.domain?.agentConnected) ? { type: Condition.AgentConnected, status: 'True' } : undefined, Condition.AgentConnected);
+  put(o.domain?.accel === 'tcg' && !FINAL.has(phase)
+    ? { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` }
+    : undefined, Condition.SoftwareEmulation);
+  const failure = o.syncError ?? (phase === Phase.Failed && o.launcherGone ? o.launcherGone : undefined);
+  put(failure ? { type: Condition.Synchronized, status: 'False', reason: failure.reason, message: failure.message } : undefined, Condition.Synchronized);
+  return conds;
+}
+
+export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): VirtualMachineInstanceStatus {
+  const status: VirtualMachineInstanceStatus = structuredClone(vmi.status ?? {});
+  const { phase, reason } = computePhase(vmi, o);
+  if (phase !== status.phase) {
+    status.phase = phase;
+    if (!status.phaseTransitionTimestamps?.some((t) => t.phase === phase)) {
+      status.phaseTransitionTimestamps = [...(status.phaseTransitionTimestamps ?? []), { phase, phaseTransitionTimestamp: o.now.toISOString() }];
+    }
+  }
+  if (reason) status.reason = reason;
+  status.conditions = computeConditions(vmi, o, phase);
+  if (o.domain?.machine) status.machine = { type: o.domain.machine };
+  const interfaces = computeInterfaces(vmi, o.domain, o.guest);
+  if (interfaces.length && !FINAL.has(phase)) status.interfaces = interfaces;
+  const os = computeGuestOSInfo(o.guest);
+  if (os) status.guestOSInfo = os;
+  return status;
+}

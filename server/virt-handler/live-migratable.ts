@@ -1,0 +1,32 @@
+/**
+ * PURE: the LiveMigratable condition (KubeVirt's vm.go calculateLiveMigrationCondition, reduced).
+ * Local disks (containerDisk, emptyDisk, cloud-init) can move with the guest (block migration),
+ * so they never make a VMI non-migratable; what cannot move is named in the message.
+ */
+import type { Condition as VMICondition, VirtualMachineInstance } from '../../lib/kubevirt';
+import { Condition, Reason } from './constants';
+
+const POD_BRIDGE_MESSAGE = 'cannot migrate VMI which does not use masquerade, bridge with kubevirt.io/allow-pod-bridge-network-live-migration VM annotation or a migratable plugin to connect to the pod network';
+
+function interfaceBlocker(vmi: VirtualMachineInstance): string | undefined {
+  const podNetworks = new Set((vmi.spec.networks ?? []).filter((n) => n.pod).map((n) => n.name));
+  const bridged = (vmi.spec.domain.devices?.interfaces ?? []).some((i) => i.bridge && podNetworks.has(i.name));
+  return bridged ? POD_BRIDGE_MESSAGE : undefined;
+}
+
+function diskBlocker(vmi: VirtualMachineInstance): string | undefined {
+  for (const v of vmi.spec.volumes ?? []) {
+    const claim = v.persistentVolumeClaim?.claimName ?? v.dataVolume?.name;
+    if (claim) return `cannot migrate VMI: PVC ${claim} is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode)`;
+    if (v.hostDisk && !v.hostDisk.shared) return 'cannot migrate VMI with non-shared HostDisk';
+  }
+  return undefined;
+}
+
+export function computeLiveMigratable(vmi: VirtualMachineInstance): Omit<VMICondition, 'lastTransitionTime'> {
+  const iface = interfaceBlocker(vmi);
+  if (iface) return { type: Condition.LiveMigratable, status: 'False', reason: Reason.InterfaceNotLiveMigratable, message: iface };
+  const disk = diskBlocker(vmi);
+  if (disk) return { type: Condition.LiveMigratable, status: 'False', reason: Reason.DisksNotLiveMigratable, message: disk };
+  return { type: Condition.LiveMigratable, status: 'True' };
+}
