@@ -1,0 +1,78 @@
+/** The webhook paths and, for each, what runs on which operation. */
+import type { Cause } from './cause';
+import type { AdmissionConfig } from './admission-config';
+import type { AdmissionRequest } from './admission-review';
+import type { Mutation } from './mutators/mutation';
+import { mutateVM } from './mutators/vm-mutator';
+import { mutateVMICreate, mutateVMIUpdate } from './mutators/vmi-mutator';
+import { mutateMigrationCreate } from './mutators/migration-mutator';
+import { validateVM } from './validators/vm-validator';
+import { validateVMICreate, validateVMIUpdate } from './validators/vmi-validator';
+import { validateMigrationCreate, validateMigrationUpdate, type MigrationLookups } from './validators/migration-validator';
+import { validateMigrationPolicy } from './validators/migration-policy-validator';
+
+export interface AdmitterContext extends MigrationLookups {
+  config: AdmissionConfig;
+  now: Date;
+}
+
+type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation;
+type Validate = (req: AdmissionRequest, ctx: AdmitterContext) => Cause[] | Promise<Cause[]>;
+
+export interface WebhookRoute {
+  resource: { group: string; version: string; resource: string };
+  mutate?: Mutate;
+  validate?: Validate;
+}
+
+const core = (resource: string) => ({ group: 'kubevirt.io', version: 'v1', resource });
+const mctx = (req: AdmissionRequest, ctx: AdmitterContext) => ({ config: ctx.config, user: req.userInfo, now: ctx.now });
+const vctx = (req: AdmissionRequest, ctx: AdmitterContext) => ({ config: ctx.config, user: req.userInfo });
+const isCreate = (req: AdmissionRequest) => req.operation === 'CREATE';
+
+export const WebhookPath = {
+  MutateVM: '/mutate-virtualmachines',
+  ValidateVM: '/validate-virtualmachines',
+  MutateVMI: '/mutate-virtualmachineinstances',
+  ValidateVMI: '/validate-virtualmachineinstances',
+  MutateMigration: '/mutate-virtualmachineinstancemigrations',
+  ValidateMigration: '/validate-virtualmachineinstancemigrations',
+  ValidateMigrationPolicy: '/validate-migrationpolicies',
+} as const;
+
+export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
+  [WebhookPath.MutateVM]: {
+    resource: core('virtualmachines'),
+    mutate: (req, ctx) => mutateVM(req.object, isCreate(req) ? undefined : req.oldObject, mctx(req, ctx)),
+  },
+  [WebhookPath.ValidateVM]: {
+    resource: core('virtualmachines'),
+    validate: (req, ctx) => validateVM(req.object, req.oldObject, vctx(req, ctx)),
+  },
+  [WebhookPath.MutateVMI]: {
+    resource: core('virtualmachineinstances'),
+    mutate: (req, ctx) => (isCreate(req)
+      ? mutateVMICreate(req.object, mctx(req, ctx))
+      : mutateVMIUpdate(req.object, req.oldObject, mctx(req, ctx))),
+  },
+  [WebhookPath.ValidateVMI]: {
+    resource: core('virtualmachineinstances'),
+    validate: (req, ctx) => (isCreate(req)
+      ? validateVMICreate(req.object, vctx(req, ctx))
+      : validateVMIUpdate(req.object, req.oldObject, vctx(req, ctx))),
+  },
+  [WebhookPath.MutateMigration]: {
+    resource: core('virtualmachineinstancemigrations'),
+    mutate: (req, ctx) => (isCreate(req) ? mutateMigrationCreate(req.object, mctx(req, ctx)) : { patch: [], warnings: [] }),
+  },
+  [WebhookPath.ValidateMigration]: {
+    resource: core('virtualmachineinstancemigrations'),
+    validate: (req, ctx) => (isCreate(req)
+      ? validateMigrationCreate(req.object, { ...vctx(req, ctx), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations })
+      : validateMigrationUpdate(req.object, req.oldObject, vctx(req, ctx))),
+  },
+  [WebhookPath.ValidateMigrationPolicy]: {
+    resource: { group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies' },
+    validate: (req) => validateMigrationPolicy(req.object),
+  },
+};

@@ -1,0 +1,26 @@
+/** MigrationPolicy (migrations.kubevirt.io/v1alpha1) admission: value ranges of the overridable fields. */
+import { invalid, required, type Cause } from '../cause';
+import { isObject } from '../json-shape';
+import { parseQuantity } from '../../../../lib/kubevirt/quantity';
+import { checkShape, bool, int, map, obj, qty } from './shape-schema';
+
+const POLICY_SPEC_SHAPE = obj({
+  selectors: obj({ namespaceSelector: map({ t: 'string' }), virtualMachineInstanceSelector: map({ t: 'string' }) }),
+  allowAutoConverge: bool, bandwidthPerMigration: qty, completionTimeoutPerGiB: int, maxDowntimeMs: int,
+  allowPostCopy: bool, allowWorkloadDisruption: bool, experimental: bool,
+});
+
+export function validateMigrationPolicy(policy: unknown): Cause[] {
+  if (!isObject(policy)) return [invalid('', 'object in body must be of type object')];
+  if (!isObject(policy.spec)) return [required('spec', 'spec: Required value')];
+  const causes = checkShape(policy.spec, POLICY_SPEC_SHAPE, 'spec');
+  if (causes.length) return causes;
+  const s = policy.spec;
+  const bw = parseQuantity(s.bandwidthPerMigration);
+  if (bw !== undefined && bw < 0) causes.push(invalid('spec.bandwidthPerMigration', 'must not be negative'));
+  if (typeof s.completionTimeoutPerGiB === 'number' && s.completionTimeoutPerGiB < 0) {
+    causes.push(invalid('spec.completionTimeoutPerGiB', 'must not be negative'));
+  }
+  if (typeof s.maxDowntimeMs === 'number' && s.maxDowntimeMs < 1) causes.push(invalid('spec.maxDowntimeMs', 'must be greater than 0'));
+  return causes;
+}

@@ -1,0 +1,50 @@
+/** VirtualMachine create/update admission (KubeVirt vms-admitter): run strategy, template, template spec. */
+import { invalid, required, type Cause } from '../cause';
+import { isObject, objectAt } from '../json-shape';
+import { RunStrategy } from '../../../../lib/kubevirt/enums';
+import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
+import { checkShape } from './shape-schema';
+import { OBJECT_META_SHAPE } from './vmi-spec-shape';
+import { validateVMISpec } from './vmi-spec-validator';
+import { validateMemoryRequired } from './domain-validator';
+import type { ValidationContext } from './vmi-validator';
+
+export const RUNNING_AND_RUN_STRATEGY_MESSAGE =
+  'Running and RunStrategy are mutually exclusive. Note that Running is deprecated, please use RunStrategy instead';
+export const RUN_STRATEGY_REQUIRED_MESSAGE = 'RunStrategy must be specified';
+export const MISSING_TEMPLATE_MESSAGE = 'missing virtual machine template.';
+const WAIT_AS_RECEIVER_GATE = 'DecentralizedLiveMigration';
+const TEMPLATE_FIELD = 'spec.template.spec';
+
+function validateRunStrategy(spec: Record<string, unknown>, ctx: ValidationContext): Cause[] {
+  const hasRunning = spec.running !== undefined && spec.running !== null;
+  const rs = spec.runStrategy;
+  const hasStrategy = rs !== undefined && rs !== null;
+  if (hasRunning && hasStrategy) return [invalid('spec.running', RUNNING_AND_RUN_STRATEGY_MESSAGE)];
+  if (!hasRunning && !hasStrategy) return [required('spec.runStrategy', RUN_STRATEGY_REQUIRED_MESSAGE)];
+  if (hasRunning && typeof spec.running !== 'boolean') {
+    return [invalid('spec.running', `spec.running in body must be of type boolean: "${typeof spec.running}"`)];
+  }
+  const valid = (Object.values(RunStrategy) as unknown[]).includes(rs);
+  const gated = rs === RunStrategy.WaitAsReceiver && !ctx.config.featureGates.includes(WAIT_AS_RECEIVER_GATE);
+  if (hasStrategy && (!valid || gated)) return [invalid('spec.runStrategy', `Invalid RunStrategy (${String(rs).slice(0, 64)})`)];
+  return [];
+}
+
+export function validateVM(vm: unknown, _oldVM: unknown, ctx: ValidationContext): Cause[] {
+  if (!isObject(vm)) return [invalid('', 'object in body must be of type object')];
+  const meta = checkShape(vm.metadata, OBJECT_META_SHAPE, 'metadata');
+  if (meta.length) return meta;
+  if (!isObject(vm.spec)) return [required('spec', 'spec: Required value')];
+  const causes = validateRunStrategy(vm.spec, ctx);
+  const template = vm.spec.template;
+  if (!isObject(template)) return [...causes, required('spec.template', MISSING_TEMPLATE_MESSAGE)];
+  causes.push(...checkShape(template.metadata, OBJECT_META_SHAPE, 'spec.template.metadata'));
+  const specCauses = validateVMISpec(template.spec, TEMPLATE_FIELD, ctx.config);
+  causes.push(...specCauses);
+  const usesInstancetype = isObject(vm.spec.instancetype);
+  if (!specCauses.length && !usesInstancetype) {
+    causes.push(...validateMemoryRequired(objectAt(template.spec) as unknown as VirtualMachineInstanceSpec, TEMPLATE_FIELD));
+  }
+  return causes;
+}

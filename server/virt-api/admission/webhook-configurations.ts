@@ -1,0 +1,58 @@
+/** The Mutating/ValidatingWebhookConfiguration objects that point the API server at our webhooks. */
+import { WebhookPath } from './admitters';
+
+export const MUTATING_CONFIGURATION_NAME = 'virt-api-mutator';
+export const VALIDATING_CONFIGURATION_NAME = 'virt-api-validator';
+const TIMEOUT_SECONDS = 10;
+
+export type WebhookTarget =
+  | { url: string; caBundle?: string }
+  | { service: { namespace: string; name: string; port?: number }; caBundle: string };
+
+type Op = 'CREATE' | 'UPDATE';
+
+interface Hook { name: string; path: string; group: string; version: string; resource: string; ops: Op[] }
+
+const MUTATING: Hook[] = [
+  { name: 'virtualmachines-mutator.kubevirt.io', path: WebhookPath.MutateVM, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines', ops: ['CREATE', 'UPDATE'] },
+  { name: 'virtualmachineinstances-mutator.kubevirt.io', path: WebhookPath.MutateVMI, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstances', ops: ['CREATE', 'UPDATE'] },
+  { name: 'migrations-mutator.kubevirt.io', path: WebhookPath.MutateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['CREATE'] },
+];
+
+const VALIDATING: Hook[] = [
+  { name: 'virtualmachine-validator.kubevirt.io', path: WebhookPath.ValidateVM, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines', ops: ['CREATE', 'UPDATE'] },
+  { name: 'virtualmachineinstances-create-validator.kubevirt.io', path: WebhookPath.ValidateVMI, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstances', ops: ['CREATE'] },
+  { name: 'virtualmachineinstances-update-validator.kubevirt.io', path: WebhookPath.ValidateVMI, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstances', ops: ['UPDATE'] },
+  { name: 'migration-create-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['CREATE'] },
+  { name: 'migration-update-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['UPDATE'] },
+  { name: 'migration-policy-validator.kubevirt.io', path: WebhookPath.ValidateMigrationPolicy, group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies', ops: ['CREATE', 'UPDATE'] },
+];
+
+function clientConfig(target: WebhookTarget, path: string): Record<string, unknown> {
+  const ca = target.caBundle ? { caBundle: target.caBundle } : {};
+  if ('url' in target) return { url: `${target.url.replace(/\/$/, '')}${path}`, ...ca };
+  return { service: { ...target.service, port: target.service.port ?? 443, path }, ...ca };
+}
+
+function toWebhook(h: Hook, target: WebhookTarget, mutating: boolean): Record<string, unknown> {
+  return {
+    name: h.name,
+    clientConfig: clientConfig(target, h.path),
+    rules: [{ apiGroups: [h.group], apiVersions: [h.version], operations: h.ops, resources: [h.resource], scope: '*' }],
+    failurePolicy: 'Fail',
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: TIMEOUT_SECONDS,
+    matchPolicy: 'Equivalent',
+    ...(mutating ? { reinvocationPolicy: 'Never' } : {}),
+  };
+}
+
+/** `[MutatingWebhookConfiguration, ValidatingWebhookConfiguration]` for a URL (embedded) or a Service (cluster). */
+export function webhookConfigurations(target: WebhookTarget): [Record<string, unknown>, Record<string, unknown>] {
+  const meta = (name: string) => ({ name, labels: { 'app.kubernetes.io/managed-by': 'kubevirt-ts' } });
+  return [
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: meta(MUTATING_CONFIGURATION_NAME), webhooks: MUTATING.map((h) => toWebhook(h, target, true)) },
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: meta(VALIDATING_CONFIGURATION_NAME), webhooks: VALIDATING.map((h) => toWebhook(h, target, false)) },
+  ];
+}
