@@ -1,0 +1,96 @@
+/**
+ * The kubevirt.io CustomResourceDefinitions we serve, with the names, scopes, printer columns and
+ * subresources of KubeVirt's virt-operator (pkg/virt-operator/resource/generate/components/crds.go).
+ * One deliberate difference: VirtualMachineInstance has a status subresource here (our
+ * controllers write VMI status through /status); KubeVirt's VMI CRD has none.
+ */
+
+export interface CRDSpec {
+  /** definition name in KubeVirt's openapi-spec */
+  definition: string;
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  scope: 'Namespaced' | 'Cluster';
+  shortNames: string[];
+  categories: string[];
+  statusSubresource: boolean;
+  columns: { name: string; type: string; jsonPath: string; description?: string; priority?: number }[];
+}
+
+const AGE = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+const readyColumn = (name: string, type: string, priority?: number) => ({
+  name, type: 'string', jsonPath: `.status.conditions[?(@.type=='${type}')].status`, ...(priority ? { priority } : {}),
+});
+
+export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
+  {
+    definition: 'v1.VirtualMachine', group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachine',
+    plural: 'virtualmachines', singular: 'virtualmachine', scope: 'Namespaced',
+    shortNames: ['vm', 'vms'], categories: ['all'], statusSubresource: true,
+    columns: [
+      AGE,
+      { name: 'Status', type: 'string', jsonPath: '.status.printableStatus', description: 'Human Readable Status' },
+      readyColumn('Ready', 'Ready'),
+    ],
+  },
+  {
+    definition: 'v1.VirtualMachineInstance', group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachineInstance',
+    plural: 'virtualmachineinstances', singular: 'virtualmachineinstance', scope: 'Namespaced',
+    shortNames: ['vmi', 'vmis'], categories: ['all'], statusSubresource: true,
+    columns: [
+      AGE,
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      { name: 'IP', type: 'string', jsonPath: '.status.interfaces[0].ipAddress' },
+      { name: 'NodeName', type: 'string', jsonPath: '.status.nodeName' },
+      readyColumn('Ready', 'Ready'),
+      readyColumn('Live-Migratable', 'LiveMigratable', 1),
+      readyColumn('Paused', 'Paused', 1),
+    ],
+  },
+  {
+    definition: 'v1.VirtualMachineInstanceMigration', group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachineInstanceMigration',
+    plural: 'virtualmachineinstancemigrations', singular: 'virtualmachineinstancemigration', scope: 'Namespaced',
+    shortNames: ['vmim', 'vmims'], categories: ['all'], statusSubresource: true,
+    columns: [
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'The current phase of VM instance migration' },
+      { name: 'VMI', type: 'string', jsonPath: '.spec.vmiName', description: 'The name of the VMI to perform the migration on' },
+    ],
+  },
+  {
+    definition: 'v1alpha1.MigrationPolicy', group: 'migrations.kubevirt.io', version: 'v1alpha1', kind: 'MigrationPolicy',
+    plural: 'migrationpolicies', singular: 'migrationpolicy', scope: 'Cluster',
+    shortNames: [], categories: [], statusSubresource: true, columns: [],
+  },
+];
+
+/** The CustomResourceDefinition object for one spec, given its structural schema. */
+export function renderCRD(spec: CRDSpec, schema: object): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${spec.plural}.${spec.group}`, labels: { 'kubevirt.io': '' } },
+    spec: {
+      group: spec.group,
+      names: {
+        kind: spec.kind,
+        listKind: `${spec.kind}List`,
+        plural: spec.plural,
+        singular: spec.singular,
+        ...(spec.shortNames.length ? { shortNames: spec.shortNames } : {}),
+        ...(spec.categories.length ? { categories: spec.categories } : {}),
+      },
+      scope: spec.scope,
+      versions: [{
+        name: spec.version,
+        served: true,
+        storage: true,
+        ...(spec.columns.length ? { additionalPrinterColumns: spec.columns } : {}),
+        schema: { openAPIV3Schema: schema },
+        ...(spec.statusSubresource ? { subresources: { status: {} } } : {}),
+      }],
+    },
+  };
+}

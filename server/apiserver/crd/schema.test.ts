@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { readCRDManifests } from './crd-manifests';
+import { resourceTypesFromCRD, type ResourceType } from './resource-type';
+import { StrictDecodingError, prepareSchema, validateObject } from './schema';
+
+const fixture = (name: string) => parse(readFileSync(join(__dirname, 'testdata', name), 'utf8'));
+let types: Map<string, ResourceType>;
+
+beforeAll(() => {
+  types = new Map(readCRDManifests().flatMap(resourceTypesFromCRD).map((rt) => [rt.kind, rt]));
+});
+
+const check = (obj: any, fieldValidation: 'Strict' | 'Warn' | 'Ignore' = 'Strict') =>
+  validateObject(prepareSchema(types.get(obj.kind)!), obj, { fieldValidation });
+
+describe('KubeVirt manifests against deploy/crds', () => {
+  it.each([
+    'vm-cirros.yaml', 'vm-alpine-datavolume.yaml', 'vmi-masquerade.yaml', 'vmi-running-status.yaml',
+    'migration-job.yaml', 'example-migration-policy.yaml',
+  ])('%s validates with no unknown fields', (file) => {
+    const r = check(fixture(file));
+    expect(r.causes).toEqual([]);
+    expect(r.unknownFields).toEqual([]);
+  });
+
+  it('keeps everything a valid VM carries, metadata and template metadata included', () => {
+    const vm = fixture('vm-alpine-datavolume.yaml');
+    const r = check(vm);
+    expect(r.object.spec.dataVolumeTemplates[0].metadata.name).toBe('alpine-dv');
+    expect(r.object.spec.template.metadata.labels).toEqual({ 'kubevirt.io/vm': 'vm-alpine-datavolume' });
+    expect(r.object.spec.template.spec.domain.resources.requests).toEqual({ cpu: '500m', memory: '128Mi' });
+  });
+
+  it('keeps null in nullable fields and drops it from the others, as kube does', () => {
+    const vmi = fixture('vmi-running-status.yaml');
+    vmi.status.nodeName = null;
+    const r = check(vmi);
+    expect(r.causes).toEqual([]);
+    expect(r.object.status.conditions[0].lastProbeTime).toBeNull();
+    expect(r.object.status).not.toHaveProperty('nodeName');
+  });
+});
+
+describe('rejections', () => {
+  const vm = () => fixture('vm-cirros.yaml');
+
+  it('rejects an unknown field under spec with Strict, naming it as kube does', () => {
+    const bad = vm();
+    bad.spec.runStrategyy = 'Always';
+    expect(() => check(bad, 'Strict')).toThrow(StrictDecodingError);
+    expect(() => check(bad, 'Strict')).toThrow(
+      'VirtualMachine in version "v1" cannot be handled as a VirtualMachine: strict decoding error: unknown field "spec.runStrategyy"',
+    );
+  });
+
+  it.each([
+    ['Warn', ['unknown field "spec.template.spec.domain.devices.disks[0].bogus"']],
+    ['Ignore', []],
+  ] as const)('prunes unknown fields with %s and warns accordingly', (mode, warnings) => {
+    const bad = vm();
+    bad.spec.template.spec.domain.devices.disks[0].bogus = 1;
+    const r = check(bad, mode);
+    expect(r.warnings).toEqual(warnings);
+    expect(r.object.spec.template.spec.domain.devices.disks[0]).not.toHaveProperty('bogus');
+    expect(r.causes).toEqual([]);
+  });
+
+  it('prunes unknown metadata fields', () => {
+    const bad = vm();
+    bad.metadata.colour = 'blue';
+    expect(check(bad, 'Ignore').object.metadata).toEqual({ labels: { 'kubevirt.io/vm': 'vm-cirros' }, name: 'vm-cirros' });
+  });
+
+  it.each([
+    ['missing spec.template', (o: any) => delete o.spec.template, { field: 'spec.template', type: 'FieldValueRequired', message: 'Required value' }],
+    ['missing spec', (o: any) => delete o.spec, { field: 'spec', type: 'FieldValueRequired' }],
+    ['wrong type', (o: any) => (o.spec.running = 'yes'), {
+      field: 'spec.running', type: 'FieldValueTypeInvalid',
+      message: 'Invalid value: "string": spec.running in body must be of type boolean: "string"',
+    }],
+    ['enum', (o: any) => (o.spec.template.spec.volumes[0].containerDisk.imagePullPolicy = 'Sometimes'), {
+      field: 'spec.template.spec.volumes[0].containerDisk.imagePullPolicy', type: 'FieldValueNotSupported',
+      message: 'Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+    }],
+    ['quantity that is neither int nor string', (o: any) => (o.spec.template.spec.domain.resources.requests.memory = true), {
+      field: 'spec.template.spec.domain.resources.requests.memory', type: 'FieldValueTypeInvalid',
+    }],
+    ['quantity that does not parse', (o: any) => (o.spec.template.spec.domain.resources.requests.memory = '12 apples'), {
+      field: 'spec.template.spec.domain.resources.requests.memory', type: 'FieldValueInvalid',
+    }],
+    ['missing required disk name', (o: any) => delete o.spec.template.spec.domain.devices.disks[1].name, {
+      field: 'spec.template.spec.domain.devices.disks[1].name', type: 'FieldValueRequired',
+    }],
+  ])('%s', (_n, mutate, cause) => {
+    const bad = vm();
+    mutate(bad);
+    expect(check(bad).causes).toContainEqual(expect.objectContaining(cause));
+  });
+
+  it('accepts any runStrategy string: KubeVirt\'s schema has no enum for it (virt-api\'s webhook checks it)', () => {
+    const o = vm();
+    delete o.spec.running;
+    o.spec.runStrategy = 'Bogus';
+    expect(check(o).causes).toEqual([]);
+  });
+
+  it('does not modify its input', () => {
+    const bad = vm();
+    bad.spec.extra = 1;
+    check(bad, 'Ignore');
+    expect(bad.spec.extra).toBe(1);
+  });
+});
+
+describe('prepareSchema', () => {
+  it('compiles once per resource type', () => {
+    const rt = types.get('VirtualMachine')!;
+    expect(prepareSchema(rt)).toBe(prepareSchema(rt));
+  });
+
+  it('applies structural defaults and prunes to a hand-written schema', () => {
+    const rt = resourceTypesFromCRD({
+      spec: {
+        group: 'example.com', names: { kind: 'Widget', plural: 'widgets' }, scope: 'Namespaced',
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: {
+            spec: { type: 'object', properties: {
+              size: { type: 'integer', default: 3, minimum: 1 },
+              tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+              extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            } },
+          } } },
+        }],
+      },
+    })[0];
+    const cs = prepareSchema(rt);
+    const ok = validateObject(cs, { kind: 'Widget', spec: { extra: { anything: [1] } } }, { fieldValidation: 'Strict' });
+    expect(ok.object.spec).toEqual({ size: 3, extra: { anything: [1] } });
+    const bad = validateObject(cs, { spec: { size: 0, tags: ['a', 'a'] } }, { fieldValidation: 'Strict' });
+    expect(bad.causes.map((c) => [c.field, c.type])).toEqual([
+      ['spec.size', 'FieldValueInvalid'],
+      ['spec.tags[1]', 'FieldValueDuplicate'],
+    ]);
+    expect(bad.causes[0].message).toBe('Invalid value: 0: spec.size in body should be greater than or equal to 1');
+  });
+});
