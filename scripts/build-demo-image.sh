@@ -55,6 +55,11 @@ compute_build_key() {
 }
 
 PKG=$(kernel_package)
+if [ -z "$PKG" ] && [ "$(id -u)" -eq 0 ]; then
+  say "no package lists yet: apt-get update"
+  apt-get update -q >&2 || true
+  PKG=$(kernel_package)
+fi
 [ -n "$PKG" ] || die "no kernel package found (apt-cache depends linux-image-cloud-amd64 gave nothing)"
 DEB=$(fetch_kernel_deb "$PKG")
 KEY=$(compute_build_key "$DEB")
