@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { computeCapacity, renderNode, RESOURCE_KVM, type NodeFacts } from './node-object';
+
+const facts = (over: Partial<NodeFacts> = {}): NodeFacts => ({
+  name: 'node-1',
+  nodesTotal: 1,
+  machine: { cpus: 2, memoryBytes: 8 * 2 ** 30, diskBytes: 100 * 2 ** 30, kernelVersion: '6.1', osImage: 'Debian', machineID: 'm', bootID: 'b', architecture: 'amd64' },
+  ...over,
+});
+
+describe('computeCapacity', () => {
+  it.each([
+    [1, '2000m', '8388608Ki'],
+    [2, '1000m', '4194304Ki'],
+    [3, '666m', '2796202Ki'],
+  ])('divides the machine among %i local node(s)', (nodesTotal, cpu, memory) => {
+    expect(computeCapacity(facts({ nodesTotal }))).toMatchObject({ cpu, memory, pods: '110' });
+  });
+
+  it.each([
+    [true, '1k'],
+    [false, undefined],
+    [undefined, undefined],
+  ])('advertises devices.kubevirt.io/kvm only when the probe proved KVM (probe=%s)', (kvmUsable, kvm) => {
+    expect(computeCapacity(facts({ kvmUsable }))[RESOURCE_KVM]).toBe(kvm);
+  });
+});
+
+describe('renderNode', () => {
+  it('registers a Ready, schedulable node reachable on loopback', () => {
+    const node = renderNode(facts({ kvmUsable: false }));
+    expect(node.metadata?.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubevirt.io/schedulable': 'true', 'kubevirt.io/accelerator': 'tcg' });
+    expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(node.status?.addresses).toContainEqual({ type: 'InternalIP', address: '127.0.0.1' });
+    expect(node.status?.allocatable).toEqual(node.status?.capacity);
+  });
+});

@@ -1,0 +1,112 @@
+import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
+import { formatKubeTime } from '../kube/time';
+
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+export const LABEL_OS = 'kubernetes.io/os';
+export const LABEL_ARCH = 'kubernetes.io/arch';
+export const LABEL_SCHEDULABLE = 'kubevirt.io/schedulable';
+/** Our label: which accelerator guests on this node get (`kvm` or `tcg`), from the node's KVM probe. */
+export const LABEL_ACCELERATOR = 'kubevirt.io/accelerator';
+/** KubeVirt's device-plugin resources; `kvm` is advertised only when the probe shows KVM really works. */
+export const RESOURCE_KVM = 'devices.kubevirt.io/kvm';
+export const RESOURCE_TUN = 'devices.kubevirt.io/tun';
+export const RESOURCE_VHOST_NET = 'devices.kubevirt.io/vhost-net';
+const DEVICE_COUNT = '1k';
+export const MAX_PODS = 110;
+export const KUBELET_VERSION = 'v1.31.0-kv';
+
+export interface MachineFacts {
+  cpus: number;
+  memoryBytes: number;
+  diskBytes?: number;
+  kernelVersion: string;
+  osImage: string;
+  machineID: string;
+  bootID: string;
+  architecture: string;
+}
+
+export interface NodeFacts {
+  name: string;
+  nodesTotal: number;
+  machine: MachineFacts;
+  /** Undefined while no probe has run. */
+  kvmUsable?: boolean;
+}
+
+/** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
+export function computeCapacity(facts: NodeFacts): Record<string, string> {
+  const n = Math.max(1, facts.nodesTotal);
+  const cap: Record<string, string> = {
+    cpu: `${Math.max(100, Math.floor((facts.machine.cpus * 1000) / n))}m`,
+    memory: `${Math.floor(facts.machine.memoryBytes / n / 1024)}Ki`,
+    pods: String(MAX_PODS),
+    [RESOURCE_TUN]: DEVICE_COUNT,
+    [RESOURCE_VHOST_NET]: DEVICE_COUNT,
+  };
+  if (facts.machine.diskBytes) cap['ephemeral-storage'] = `${Math.floor(facts.machine.diskBytes / n / 1024)}Ki`;
+  if (facts.kvmUsable) cap[RESOURCE_KVM] = DEVICE_COUNT;
+  return cap;
+}
+
+export function acceleratorOf(kvmUsable?: boolean): string {
+  return kvmUsable ? 'kvm' : 'tcg';
+}
+
+function nodeConditions(now: string): V1NodeCondition[] {
+  const c = (type: string, status: string, reason: string, message: string) =>
+    ({ type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now }) as unknown as V1NodeCondition;
+  return [
+    c('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+    c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+    c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+  ];
+}
+
+/** The Node this kubelet registers; status is refreshed by heartbeats (see node-status.ts). */
+export function renderNode(facts: NodeFacts, now = new Date()): V1Node {
+  const capacity = computeCapacity(facts);
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: facts.name,
+      labels: {
+        [LABEL_HOSTNAME]: facts.name,
+        [LABEL_OS]: 'linux',
+        [LABEL_ARCH]: facts.machine.architecture,
+        [LABEL_SCHEDULABLE]: 'true',
+        [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable),
+      },
+    },
+    spec: {},
+    status: renderNodeStatus(facts, now, capacity),
+  };
+}
+
+export function renderNodeStatus(facts: NodeFacts, now = new Date(), capacity = computeCapacity(facts)): NonNullable<V1Node['status']> {
+  const m = facts.machine;
+  return {
+    capacity,
+    allocatable: { ...capacity },
+    conditions: nodeConditions(formatKubeTime(now)),
+    addresses: [
+      { type: 'InternalIP', address: '127.0.0.1' },
+      { type: 'Hostname', address: facts.name },
+    ],
+    nodeInfo: {
+      machineID: m.machineID,
+      systemUUID: m.machineID,
+      bootID: m.bootID,
+      kernelVersion: m.kernelVersion,
+      osImage: m.osImage,
+      containerRuntimeVersion: 'process://kv',
+      kubeletVersion: KUBELET_VERSION,
+      kubeProxyVersion: '',
+      operatingSystem: 'linux',
+      architecture: m.architecture,
+    },
+    daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+  };
+}
