@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { validateVM, MISSING_TEMPLATE_MESSAGE, RUN_STRATEGY_REQUIRED_MESSAGE, RUNNING_AND_RUN_STRATEGY_MESSAGE } from './vm-validator';
+import { config, validVM } from '../test-fixtures';
+
+describe('validateVM', () => {
+  it('accepts the valid fixture', () => {
+    expect(validateVM(validVM(), undefined, { config })).toEqual([]);
+  });
+
+  it.each<[string, (vm: any) => void, string, string]>([
+    ['running and runStrategy', (vm) => { vm.spec.running = true; }, 'spec.running', RUNNING_AND_RUN_STRATEGY_MESSAGE],
+    ['neither running nor runStrategy', (vm) => { delete vm.spec.runStrategy; }, 'spec.runStrategy', RUN_STRATEGY_REQUIRED_MESSAGE],
+    ['invalid runStrategy', (vm) => { vm.spec.runStrategy = 'Sometimes'; }, 'spec.runStrategy', 'Invalid RunStrategy (Sometimes)'],
+    ['WaitAsReceiver without its gate', (vm) => { vm.spec.runStrategy = 'WaitAsReceiver'; }, 'spec.runStrategy', 'Invalid RunStrategy (WaitAsReceiver)'],
+    ['template missing', (vm) => { delete vm.spec.template; }, 'spec.template', MISSING_TEMPLATE_MESSAGE],
+    ['template disk without volume', (vm) => { vm.spec.template.spec.domain.devices.disks[0].name = 'x'; },
+      'spec.template.spec.domain.devices.disks[0].name', "spec.template.spec.domain.devices.disks[0].Name 'x' not found."],
+    ['template memory missing', (vm) => { vm.spec.template.spec.domain.resources = {}; }, '',
+      "no memory requested, at least one of 'spec.template.spec.domain.memory.guest'"],
+  ])('%s', (_n, edit, field, message) => {
+    const vm = validVM();
+    edit(vm);
+    expect(validateVM(vm, undefined, { config })).toContainEqual(expect.objectContaining({ field, message: expect.stringContaining(message) }));
+  });
+
+  it('accepts the deprecated running field alone', () => {
+    const vm = validVM();
+    delete vm.spec.runStrategy;
+    vm.spec.running = false;
+    expect(validateVM(vm, undefined, { config })).toEqual([]);
+  });
+
+  it('leaves memory to the instancetype', () => {
+    const vm = validVM();
+    vm.spec.template.spec.domain.resources = {};
+    vm.spec.instancetype = { name: 'u1.small' };
+    expect(validateVM(vm, undefined, { config })).toEqual([]);
+  });
+});
