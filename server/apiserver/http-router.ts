@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UserInfo } from './authz';
+import { findAPIServiceStub, proxyToAPIServiceStub } from './aggregation-stub';
+import type { ApiContext } from './rest/api-context';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './rest/discovery';
+import type { ResourceRequest } from './rest/handler-context';
+import { sendError, sendJson } from './rest/http-io';
+import { serveOpenAPI, type OpenAPICache } from './rest/openapi-docs';
+import { parseRequestInfo } from './rest/request-info';
+import { routeResource } from './rest/resource-router';
+import { pathNotFound, unauthorized } from './rest/status-error';
+import type { TokenFile } from './tokens';
+import { authenticate } from './tokens';
+
+export const KUBE_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-kubevirt-ts', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64' };
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
+export interface RouterOptions { ctx: ApiContext; tokens: TokenFile; serverAddress: () => string; bookmarkIntervalMs: number; isReady: () => boolean; openapi: OpenAPICache }
+
+function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const { ctx } = o;
+  if (path === '/version') return sendJson(res, 200, KUBE_VERSION);
+  if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+    const ok = path !== '/readyz' || o.isReady();
+    res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8' });
+    return void res.end(ok ? 'ok' : 'not ready');
+  }
+  if (path === '/api' || path === '/api/') return sendJson(res, 200, apiVersions(o.serverAddress()));
+  if (path === '/apis' || path === '/apis/') return sendJson(res, 200, apiGroupList(ctx.registry, ctx.apiservices));
+  if (path.startsWith('/openapi/')) return serveOpenAPI(o.openapi, ctx.registry, req, res, path);
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 2) {
+    const doc = apiResourceList(ctx.registry, '', parts[1]);
+    if (doc) return sendJson(res, 200, doc);
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const doc = apiGroup(ctx.registry, ctx.apiservices, parts[1]);
+    if (doc) return sendJson(res, 200, doc);
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const doc = apiResourceList(ctx.registry, parts[1], parts[2]);
+    if (doc) return sendJson(res, 200, doc);
+  }
+  throw pathNotFound();
+}
+
+async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+  const user: UserInfo | undefined = authenticate(o.tokens, req);
+  if (!user && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
+  if (info.apiPrefix === 'apis' && info.group && info.version) {
+    const svc = findAPIServiceStub(o.ctx.apiservices, info.group, info.version);
+    if (svc) return proxyToAPIServiceStub(svc, req, res, user!);
+  }
+  if (!info.isResource) return serveNonResource(o, req, res, info.path);
+  const rt = o.ctx.registry.find(info.group, info.version, info.resource);
+  if (!rt) throw pathNotFound();
+  const r: ResourceRequest = { ctx: o.ctx, req, res, info, rt, user: user!, bookmarkIntervalMs: o.bookmarkIntervalMs };
+  await routeResource(r);
+}
+
+/** the request listener: every error becomes one Status response here */
+export function createRequestListener(o: RouterOptions) {
+  const log = o.ctx.log;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    serve(o, req, res)
+      .catch((err) => {
+        const se = sendError(res, err);
+        if (se.code >= 500) log.error({ err, method: req.method, url: req.url }, 'request failed');
+      })
+      .finally(() => log.debug({ method: req.method, url: req.url, code: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'));
+  };
+}

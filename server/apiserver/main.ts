@@ -1,0 +1,26 @@
+import { parseArgs } from 'node:util';
+import { log } from '../log';
+import { dataPaths, defaultDataDir } from '../data-dir';
+import { writeKubeconfig } from './kubeconfig';
+import { startApiServer } from './server';
+
+const DEFAULT_PORT = 6443;
+
+/** `kv apiserver --data-dir DIR --port N`: runs the API server until SIGTERM/SIGINT */
+export async function runApiServerCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } } });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const logger = log.child({ component: 'apiserver' });
+  const srv = await startApiServer({ dataDir, port: values.port ? Number(values.port) : DEFAULT_PORT, host: values.host });
+  const kubeconfig = dataPaths(dataDir).kubeconfig;
+  writeKubeconfig(kubeconfig, { server: srv.url, caPem: srv.caPem, token: srv.adminToken });
+  logger.info({ url: srv.url, kubeconfig }, 'apiserver ready');
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'apiserver stopping');
+      srv.close().then(resolve, resolve);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}

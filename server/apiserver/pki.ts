@@ -1,0 +1,74 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import forge from 'node-forge';
+
+/** The API server's CA and serving certificate, generated once into DIR/apiserver/pki. */
+export interface Pki { caPem: string; certPem: string; keyPem: string }
+
+const CA_DAYS = 3650;
+const SERVING_DAYS = 825;
+const SERVING_SANS = { dns: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'], ips: ['127.0.0.1', '::1'] };
+
+function newKeyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey; pem: string } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const priv = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
+  return { privateKey: priv, publicKey: forge.pki.setRsaPublicKey(priv.n, priv.e), pem };
+}
+
+function newCertificate(publicKey: forge.pki.PublicKey, days: number): forge.pki.Certificate {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicKey;
+  cert.serialNumber = '01' + randomBytes(8).toString('hex');
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
+  return cert;
+}
+
+function createCa() {
+  const keys = newKeyPair();
+  const cert = newCertificate(keys.publicKey, CA_DAYS);
+  const subject = [{ name: 'commonName', value: 'kubevirt-ts-ca' }];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(keys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return { cert, keys };
+}
+
+function createServing(ca: { cert: forge.pki.Certificate; keys: { privateKey: forge.pki.PrivateKey } }) {
+  const keys = newKeyPair();
+  const cert = newCertificate(keys.publicKey, SERVING_DAYS);
+  cert.setSubject([{ name: 'commonName', value: 'kube-apiserver' }]);
+  cert.setIssuer(ca.cert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    { name: 'subjectAltName', altNames: [...SERVING_SANS.dns.map((value) => ({ type: 2, value })), ...SERVING_SANS.ips.map((ip) => ({ type: 7, ip }))] },
+  ]);
+  cert.sign(ca.keys.privateKey as forge.pki.rsa.PrivateKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.pem };
+}
+
+/** loads the PKI from dir, generating it the first time */
+export function ensurePki(dir: string): Pki {
+  const files = { ca: join(dir, 'ca.crt'), caKey: join(dir, 'ca.key'), cert: join(dir, 'serving.crt'), key: join(dir, 'serving.key') };
+  if (Object.values(files).every((f) => existsSync(f))) {
+    return { caPem: readFileSync(files.ca, 'utf8'), certPem: readFileSync(files.cert, 'utf8'), keyPem: readFileSync(files.key, 'utf8') };
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const ca = createCa();
+  const serving = createServing(ca);
+  const caPem = forge.pki.certificateToPem(ca.cert);
+  writeFileSync(files.caKey, ca.keys.pem, { mode: 0o600 });
+  writeFileSync(files.ca, caPem, { mode: 0o644 });
+  writeFileSync(files.key, serving.keyPem, { mode: 0o600 });
+  writeFileSync(files.cert, serving.certPem, { mode: 0o644 });
+  return { caPem, ...serving };
+}

@@ -1,0 +1,20 @@
+import type { Logger } from '../../log';
+import type { Store } from '../store/types';
+import type { TypeRegistry } from './type-registry';
+
+export interface User { username: string; groups: string[] }
+
+export const SYSTEM_USER: User = { username: 'system:apiserver', groups: ['system:masters'] };
+
+/** Everything a request handler or in-process controller needs. */
+export interface ApiContext {
+  store: Store;
+  registry: TypeRegistry;
+  /** Mutating/ValidatingWebhookConfiguration objects, kept current by a store watch */
+  webhooks: { mutating: any[]; validating: any[] };
+  /** APIService objects, kept current by a store watch */
+  apiservices: any[];
+  log: Logger;
+  /** called after every committed write (keeps the CRD, webhook and APIService caches current) */
+  afterWrite?: (rt: { group: string; resource: string }) => void;
+}

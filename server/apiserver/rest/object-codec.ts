@@ -1,0 +1,46 @@
+import type { KeyValue } from '../store/types';
+import { groupVersion, type ResourceType } from './resource-type';
+
+/** Store keys: /registry/<group or "core">/<resource>/<namespace or "_">/<name> */
+export function objectKey(rt: Pick<ResourceType, 'group' | 'resource' | 'namespaced'>, namespace: string | undefined, name: string): string {
+  return `/registry/${rt.group || 'core'}/${rt.resource}/${rt.namespaced ? namespace : '_'}/${name}`;
+}
+
+/** prefix of every object of a type, or of one namespace's objects */
+export function objectPrefix(rt: Pick<ResourceType, 'group' | 'resource' | 'namespaced'>, namespace?: string): string {
+  const base = `/registry/${rt.group || 'core'}/${rt.resource}/`;
+  if (!rt.namespaced) return `${base}_/`;
+  return namespace ? `${base}${namespace}/` : base;
+}
+
+/** parse a store key back into its parts */
+export function parseKey(key: string): { group: string; resource: string; namespace?: string; name: string } | undefined {
+  const parts = key.split('/');
+  if (parts.length !== 6 || parts[1] !== 'registry') return undefined;
+  return { group: parts[2] === 'core' ? '' : parts[2], resource: parts[3], namespace: parts[4] === '_' ? undefined : parts[4], name: parts[5] };
+}
+
+/** the object a client sees: stored JSON + apiVersion/kind of the served version + resourceVersion */
+export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): any {
+  const obj = JSON.parse(value);
+  obj.apiVersion = groupVersion(rt);
+  obj.kind = rt.kind;
+  obj.metadata ??= {};
+  obj.metadata.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+/** what the store keeps: the object without resourceVersion */
+export function encodeObject(obj: any): string {
+  const rv = obj.metadata?.resourceVersion;
+  if (rv === undefined) return JSON.stringify(obj);
+  delete obj.metadata.resourceVersion;
+  const s = JSON.stringify(obj);
+  obj.metadata.resourceVersion = rv;
+  return s;
+}
+
+/** kube's timestamp format: RFC 3339 without fractional seconds */
+export function nowTimestamp(date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

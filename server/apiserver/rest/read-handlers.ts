@@ -1,0 +1,66 @@
+import type { ResourceRequest } from './handler-context';
+import { buildMatcher } from './field-selectors';
+import { negotiate, sendJson } from './http-io';
+import { getObject, listObjects } from './read-objects';
+import { groupVersion, type ServedType } from './resource-type';
+import { badRequest, StatusError } from './status-error';
+import { includeObjectFrom, renderObjectsTable } from './table-render';
+import { serveWatch } from './watch-stream';
+
+function representationOf(r: ResourceRequest) {
+  const rep = negotiate(r.req.headers.accept);
+  if (rep === 'unacceptable') {
+    throw new StatusError(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io`);
+  }
+  return rep;
+}
+
+const partial = (o: any) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata });
+
+export function handleGet(r: ResourceRequest): void {
+  const { ctx, rt, info } = r;
+  const obj = getObject(ctx, rt, info.namespace, info.name!);
+  const rep = representationOf(r);
+  if (rep === 'table') return sendJson(r.res, 200, renderObjectsTable(rt, [obj], { include: includeObjectFrom(info.query), listMeta: { resourceVersion: obj.metadata.resourceVersion } }));
+  sendJson(r.res, 200, rep === 'partial' ? partial(obj) : obj);
+}
+
+function matcherWithName(rt: ServedType, query: URLSearchParams, name?: string) {
+  const m = buildMatcher(rt, query);
+  if (!name) return m;
+  return (o: any) => o.metadata?.name === name && (!m || m(o));
+}
+
+export function handleList(r: ResourceRequest): void {
+  const { ctx, rt, info } = r;
+  const limitRaw = info.query.get('limit');
+  const limit = limitRaw ? Number(limitRaw) : undefined;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw badRequest(`invalid limit: ${limitRaw}`);
+  const rep = representationOf(r);
+  const list = listObjects(ctx, rt, info.namespace, { match: buildMatcher(rt, info.query), limit, continue: info.query.get('continue') ?? undefined });
+  const listMeta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
+  if (list.continue) listMeta.continue = list.continue;
+  if (rep === 'table') return sendJson(r.res, 200, renderObjectsTable(rt, list.items, { include: includeObjectFrom(info.query), listMeta }));
+  if (rep === 'partial') return sendJson(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, items: list.items.map(partial) });
+  sendJson(r.res, 200, { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: listMeta, items: list.items });
+}
+
+export function handleWatch(r: ResourceRequest): void {
+  const { ctx, rt, info } = r;
+  const q = info.query;
+  const rep = representationOf(r);
+  const include = includeObjectFrom(q);
+  const represent = rep === 'table'
+    ? (o: any) => renderObjectsTable(rt, [o], { include: q.get('includeObject') ? include : 'Object', listMeta: { resourceVersion: o.metadata.resourceVersion } })
+    : rep === 'partial' ? partial : (o: any) => o;
+  const timeout = q.get('timeoutSeconds');
+  serveWatch(ctx, rt, info.namespace, r.req, r.res, {
+    match: matcherWithName(rt, q, info.name),
+    resourceVersion: q.get('resourceVersion') ?? '',
+    allowBookmarks: q.get('allowWatchBookmarks') === 'true',
+    sendInitialEvents: q.get('sendInitialEvents') === 'true',
+    timeoutSeconds: timeout ? Number(timeout) : undefined,
+    bookmarkIntervalMs: r.bookmarkIntervalMs,
+    represent,
+  });
+}

@@ -1,0 +1,48 @@
+import { authorize, forbiddenMessage } from '../authz';
+import { handleAccessReview } from './access-review';
+import { VIRTUAL_RESOURCES } from './builtin-types';
+import type { ResourceRequest } from './handler-context';
+import { handleBinding, handleEviction } from './pod-subresources';
+import { handleGet, handleList, handleWatch } from './read-handlers';
+import type { ServedType } from './resource-type';
+import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
+import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './write-handlers';
+
+type Handler = (r: ResourceRequest) => void | Promise<void>;
+
+const MAIN: Record<string, Handler> = {
+  get: handleGet, list: handleList, watch: handleWatch, create: handleCreate, update: handleUpdate,
+  patch: handlePatch, delete: handleDelete, deletecollection: handleDeleteCollection,
+};
+
+const SUBRESOURCES: Record<string, Record<string, Handler>> = {
+  status: { get: handleGet, update: handleUpdate, patch: handlePatch },
+  finalize: { update: handleUpdate },
+  binding: { create: handleBinding },
+  eviction: { create: handleEviction },
+};
+
+function hasSubresource(rt: ServedType, sub: string): boolean {
+  return (sub === 'status' && rt.subresources.status) || Boolean(rt.extraSubresources?.includes(sub));
+}
+
+/** authorizes and dispatches one resource request to its verb handler */
+export async function routeResource(r: ResourceRequest): Promise<void> {
+  const { rt, info, user } = r;
+  const sub = info.subresource;
+  if (sub && !hasSubresource(rt, sub)) throw pathNotFound();
+  if (!rt.namespaced && info.namespace) throw pathNotFound();
+  const needsNamespace = rt.namespaced && ['create', 'get', 'update', 'patch', 'delete', 'deletecollection'].includes(info.verb);
+  if (needsNamespace && !info.namespace) throw pathNotFound();
+  const attrs = { verb: info.verb, group: rt.group, version: rt.version, resource: rt.resource, subresource: sub, namespace: info.namespace, name: info.name };
+  if (!authorize(user, attrs).allowed) {
+    throw forbidden(forbiddenMessage(user, attrs), { name: info.name, group: rt.group, kind: rt.resource });
+  }
+  if (VIRTUAL_RESOURCES.has(rt.resource)) {
+    if (info.verb !== 'create') throw methodNotAllowed();
+    return handleAccessReview(r);
+  }
+  const handler = sub ? SUBRESOURCES[sub]?.[info.verb] : MAIN[info.verb];
+  if (!handler || (!sub && !rt.verbs.includes(info.verb))) throw methodNotAllowed();
+  await handler(r);
+}

@@ -1,0 +1,43 @@
+/**
+ * The descriptor of one served resource. Mirrors crd/resource-type.ts (switch the
+ * re-export there when it lands); built-ins add a few REST-only fields.
+ */
+export interface PrinterColumn { name: string; type: string; format?: string; description?: string; priority: number; jsonPath: string }
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  subresources: { status: boolean; scale?: boolean };
+  printerColumns: PrinterColumn[];
+  schema?: object;
+  storage: boolean;
+  served: boolean;
+}
+
+/** REST-layer extras for built-in kinds. */
+export interface ServedType extends ResourceType {
+  /** extra subresources beyond status (pods: binding, eviction; namespaces: finalize) */
+  extraSubresources?: string[];
+  /** true for kinds whose DELETE returns the object (pods) rather than a Status */
+  returnDeletedObject?: boolean;
+  builtin?: boolean;
+}
+
+export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export function groupVersion(rt: { group: string; version: string }): string {
+  return rt.group ? `${rt.group}/${rt.version}` : rt.version;
+}
+
+/** "pods" or "virtualmachines.kubevirt.io": how kube names a resource in messages */
+export function qualifiedResource(rt: { group: string; resource: string }): string {
+  return rt.group ? `${rt.resource}.${rt.group}` : rt.resource;
+}

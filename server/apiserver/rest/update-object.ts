@@ -1,0 +1,87 @@
+import { ConflictError, NotFoundError } from '../store/types';
+import { admit } from './admission-gate';
+import type { ApiContext } from './api-context';
+import { decodeObject, encodeObject, objectKey } from './object-codec';
+import { checkBodyIdentity, jsonEqual, keepSystemMeta, specChanged, tracksGeneration } from './object-meta';
+import type { ServedType } from './resource-type';
+import { validateAgainstSchema } from './schema-gate';
+import { pendingFinalizers, strategyFor } from './strategies';
+import { conflict, notFound } from './status-error';
+import type { WriteOptions, WriteResult } from './write-options';
+
+const MAX_ATTEMPTS = 10;
+
+export interface UpdateInput {
+  rt: ServedType;
+  namespace?: string;
+  name: string;
+  subresource?: string;
+  /** computes the desired object from a copy of the current one (PUT: the body; PATCH: patched) */
+  mutate: (current: any) => any;
+  /** called instead of 404 when the object does not exist (apply-patch create) */
+  onMissing?: () => Promise<WriteResult>;
+}
+
+/** the object after applying the subresource rules: status writes touch only status, spec writes never status */
+function mergeForSubresource(rt: ServedType, next: any, current: any, subresource?: string): any {
+  if (subresource === 'status') return { ...structuredClone(current), status: next.status };
+  if (subresource === 'finalize') return { ...structuredClone(current), spec: { ...current.spec, finalizers: next.spec?.finalizers ?? [] } };
+  if (rt.subresources.status) {
+    if (current.status === undefined) delete next.status; else next.status = current.status;
+  }
+  return next;
+}
+
+/** an object being deleted whose last finalizer is gone is removed */
+function shouldDeleteAfterUpdate(rt: ServedType, obj: any): boolean {
+  const m = obj.metadata;
+  return Boolean(m.deletionTimestamp) && pendingFinalizers(rt, obj).length === 0 && !(m.deletionGracePeriodSeconds > 0);
+}
+
+/** PUT / PATCH / status writes: compare-and-swap against the stored revision, retried when unconditional */
+export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: WriteOptions): Promise<WriteResult> {
+  const { rt, namespace, name, subresource } = input;
+  const key = objectKey(rt, namespace, name);
+  for (let attempt = 1; ; attempt++) {
+    const kv = ctx.store.get(key);
+    if (!kv) {
+      if (input.onMissing) return input.onMissing();
+      throw notFound(rt, name);
+    }
+    const current = decodeObject(rt, kv);
+    let next = input.mutate(structuredClone(current));
+    checkBodyIdentity(rt, next, namespace, name);
+    const precondition = next.metadata.resourceVersion;
+    if (precondition && precondition !== current.metadata.resourceVersion) throw conflict(rt, name);
+    next = mergeForSubresource(rt, next, current, subresource);
+    keepSystemMeta(next, current);
+    if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
+    if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+    const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
+    const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
+    next = admitted.object;
+    next.metadata.resourceVersion = current.metadata.resourceVersion;
+    const warnings = [...validated.warnings, ...admitted.warnings];
+    if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
+    try {
+      const rev = ctx.store.update(key, encodeObject(next), kv.modRevision);
+      next.metadata.resourceVersion = String(rev);
+    } catch (err) {
+      if (err instanceof ConflictError && !precondition && attempt < MAX_ATTEMPTS) continue;
+      if (err instanceof ConflictError) throw conflict(rt, name);
+      if (err instanceof NotFoundError) throw notFound(rt, name);
+      throw err;
+    }
+    ctx.afterWrite?.(rt);
+    if (shouldDeleteAfterUpdate(rt, next)) {
+      try {
+        const { revision } = ctx.store.delete(key, Number(next.metadata.resourceVersion));
+        next.metadata.resourceVersion = String(revision);
+        ctx.afterWrite?.(rt);
+      } catch (err) {
+        if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
+      }
+    }
+    return { object: next, warnings };
+  }
+}

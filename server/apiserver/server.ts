@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { log } from '../log';
+import { dataPaths } from '../data-dir';
+import { authenticate, ensureTokens, tokenFor, ADMIN_USER, VIEWER_USER } from './tokens';
+import { ensurePki } from './pki';
+import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
+import { startConfigCaches } from './config-caches';
+import { createRequestListener } from './http-router';
+import { findAPIServiceStub, proxyUpgradeToAPIServiceStub } from './aggregation-stub';
+import { parseRequestInfo } from './rest/request-info';
+import type { ApiContext } from './rest/api-context';
+import { TypeRegistry } from './rest/type-registry';
+import { OpenAPICache } from './rest/openapi-docs';
+import { openSqliteStore } from './store/sqlite-store';
+import type { Store } from './store/types';
+import { startControllers } from './controllers';
+import { mkdirSync } from 'node:fs';
+
+export interface ApiServerOptions {
+  dataDir: string;
+  /** 0 = a free port */
+  port?: number;
+  host?: string;
+  storeFactory?: (dbPath: string) => Store;
+  /** folder of CRD YAMLs applied at start (default deploy/crds) */
+  crdDir?: string;
+  bookmarkIntervalMs?: number;
+  /** node lease expiry (default 40 s) */
+  nodeLeaseTimeoutMs?: number;
+}
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  caPem: string;
+  adminToken: string;
+  viewerToken: string;
+  ctx: ApiContext;
+  close(): Promise<void>;
+}
+
+const COMPACT_KEEP = 10_000;
+
+/** starts the embedded Kubernetes API server (HTTPS, bearer tokens, SQLite revision log) */
+export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer> {
+  const paths = dataPaths(opts.dataDir);
+  mkdirSync(paths.apiserver, { recursive: true, mode: 0o700 });
+  const logger = log.child({ component: 'apiserver' });
+  const pki = ensurePki(paths.pki);
+  const tokens = ensureTokens(paths.tokens);
+  const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
+  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger };
+  startConfigCaches(ctx);
+  await ensureSystemNamespaces(ctx);
+  const crdCount = await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
+  const host = opts.host ?? '127.0.0.1';
+  let ready = false;
+  let address = '';
+  const server: Server = createServer({ cert: pki.certPem, key: pki.keyPem, keepAlive: true, requestTimeout: 0, keepAliveTimeout: 65_000, headersTimeout: 70_000 } as never,
+    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, openapi: new OpenAPICache(ctx.registry) }));
+  const sockets = new Set<Socket>();
+  server.on('secureConnection', (s: Socket) => { s.setNoDelay(true); sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('upgrade', (req, socket, head) => {
+    const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+    const user = authenticate(tokens, req);
+    const svc = user && info.apiPrefix === 'apis' ? findAPIServiceStub(ctx.apiservices, info.group, info.version) : undefined;
+    if (!svc || !user) { socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'); return; }
+    proxyUpgradeToAPIServiceStub(svc, req, socket, head, user);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  address = `${host}:${port}`;
+  const stopControllers = startControllers(ctx, { nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs });
+  ready = true;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ url, crds: crdCount }, 'apiserver listening');
+  return {
+    url, port, caPem: pki.caPem, adminToken: tokenFor(tokens, ADMIN_USER), viewerToken: tokenFor(tokens, VIEWER_USER), ctx,
+    async close() {
+      ready = false;
+      stopControllers();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      store.close();
+    },
+  };
+}
