@@ -43,6 +43,15 @@ describe('phase from the domain', () => {
     expect([s.phase, s.reason, cond(s, 'Synchronized')?.message]).toEqual(['Failed', 'LauncherExited', 'virt-launcher exited (exit code 137)']);
   });
 
+  it.each([
+    ['launcher died while the guest ran', domain('running'), 'LauncherExited', 'Failed'],
+    ['launcher exited after a clean guest poweroff it already reported', domain('shutoff', { reason: 'Shutdown' }), 'LauncherExited', 'Succeeded'],
+    ['launcher exited cleanly, no event seen (handler restarted)', undefined, 'Completed', 'Succeeded'],
+  ])('%s', (_n, d, reason, phase) => {
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(d, { launcherGone: { reason, message: 'x' } }));
+    expect(s.phase).toBe(phase);
+  });
+
   it('never leaves a final phase', () => {
     expect(computeDomainStatus(vmi({}, 'Failed'), obs(domain('running'))).phase).toBe('Failed');
   });

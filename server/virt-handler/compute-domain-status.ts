@@ -24,6 +24,8 @@ export interface Observed {
 type Outcome = { phase: VMIPhase; reason?: string };
 
 const FINAL = new Set<string>([Phase.Succeeded, Phase.Failed]);
+/** termination.json reasons of a launcher whose guest shut down cleanly. */
+const CLEAN_EXIT_REASONS = new Set(['Completed', 'Shutdown']);
 
 /** Domain state → VMI phase (calculateVmPhaseForStatusReason). */
 export function phaseFromDomain(domain: DomainStatus, deleting: boolean): Outcome | undefined {
@@ -53,9 +55,13 @@ function computePhase(vmi: VirtualMachineInstance, o: Observed): Outcome {
   const current = (vmi.status?.phase ?? Phase.Scheduled) as VMIPhase;
   if (FINAL.has(current)) return { phase: current, reason: vmi.status?.reason };
   const fromDomain = o.domain ? phaseFromDomain(o.domain, Boolean(vmi.metadata.deletionTimestamp)) : undefined;
-  if (fromDomain) return fromDomain;
-  if (o.launcherGone) return { phase: Phase.Failed, reason: o.launcherGone.reason };
-  return { phase: current, reason: vmi.status?.reason };
+  if (fromDomain && FINAL.has(fromDomain.phase)) return fromDomain;
+  if (o.launcherGone) {
+    // the launcher exited without telling us the domain stopped: trust what it left behind
+    const clean = CLEAN_EXIT_REASONS.has(o.launcherGone.reason);
+    return clean ? { phase: Phase.Succeeded } : { phase: Phase.Failed, reason: o.launcherGone.reason };
+  }
+  return fromDomain ?? { phase: current, reason: vmi.status?.reason };
 }
 
 function pausedCondition(domain: DomainStatus | undefined): Omit<VMICondition, 'lastTransitionTime'> | undefined {

@@ -1,0 +1,71 @@
+/**
+ * `kv handler --node N --data-dir DIR [--kubeconfig F] [--host 127.0.0.1] [--port 0]`: one node's
+ * virt-handler. Survives its own restart: launchers keep running; on start it re-reads every
+ * VMI of the node and re-attaches to their launchers (`sync` is idempotent).
+ */
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../data-dir';
+import { makeKubeClients } from '../kube/clients';
+import { EventRecorder } from '../kube/events';
+import { loadKubeConfig } from '../kube/kubeconfig';
+import { log } from '../log';
+import { Phase } from './constants';
+import { createHandlerServer } from './handler-server';
+import { createHandlerMetrics } from './metrics';
+import { advertiseEndpoint, ensureHandlerToken } from './node-endpoint';
+import { VMIHandler } from './vmi-handler';
+
+export interface HandlerOptions { node: string; dataDir: string; kubeconfig?: string; host?: string; port?: number }
+
+/** Starts the handler; resolves with its URL and a stop function. */
+export async function startHandler(o: HandlerOptions): Promise<{ url: string; stop: () => Promise<void> }> {
+  const hlog = log.child({ component: 'virt-handler', node: o.node });
+  const clients = makeKubeClients(loadKubeConfig(o.kubeconfig));
+  const recorder = new EventRecorder(clients.core, { component: 'virt-handler', host: o.node });
+  const handler = new VMIHandler({ node: o.node, dataDir: o.dataDir, clients, recorder });
+  const metrics = createHandlerMetrics(o.node, {
+    running: () => handler.list().filter((vmi) => vmi.status?.phase === Phase.Running).flatMap((vmi) => {
+      const found = handler.lookup(vmi.metadata.namespace ?? '', vmi.metadata.name ?? '');
+      const entry = found && handler.connections.find(found.podDir);
+      return entry ? [{ vmi, stats: () => entry.client.request('stats', undefined, { timeoutMs: 2000 }) }] : [];
+    }),
+  });
+  const token = ensureHandlerToken(o.dataDir, o.node);
+  const { server } = createHandlerServer({ handler, token, metrics: () => metrics.scrape() });
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, o.host ?? '127.0.0.1', resolve));
+  const url = `http://${o.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
+  const abort = new AbortController();
+  const running = handler.run(abort.signal);
+  void advertiseEndpoint(clients.core, o.node, url, hlog, abort.signal);
+  hlog.info({ url }, 'virt-handler started');
+  const stop = async () => {
+    abort.abort();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await running;
+  };
+  return { url, stop };
+}
+
+export async function runHandlerCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      node: { type: 'string' }, 'data-dir': { type: 'string' }, kubeconfig: { type: 'string' },
+      host: { type: 'string' }, port: { type: 'string' },
+    },
+  });
+  const node = values.node ?? process.env.KV_NODE_NAME;
+  if (!node) {
+    process.stderr.write('kv handler: --node is required\n');
+    process.exit(2);
+  }
+  const h = await startHandler({
+    node, dataDir: values['data-dir'] ?? defaultDataDir(), kubeconfig: values.kubeconfig,
+    host: values.host, port: values.port ? Number(values.port) : undefined,
+  });
+  const stop = () => { void h.stop().then(() => process.exit(0)); };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

@@ -1,0 +1,47 @@
+/**
+ * Where virt-api finds this node's handler: the Node annotation `kubevirt.io/handler-endpoint`
+ * (URL) and the bearer token file in the node runtime dir (created once, 0600, kept across restarts).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { dataPaths } from '../data-dir';
+import { messageOf } from '../kube/api-errors';
+import { delay } from '../kube/backoff';
+import { mergePatch } from '../kube/clients';
+import type { Logger } from '../log';
+import { ANNOTATION_HANDLER_ENDPOINT, HANDLER_TOKEN_FILE } from './constants';
+
+const RETRY_MS = 1_000;
+
+export function handlerTokenPath(dataDir: string, node: string): string {
+  return join(dataPaths(dataDir).node(node), HANDLER_TOKEN_FILE);
+}
+
+/** Reads the node's handler token, creating it on first start. */
+export function ensureHandlerToken(dataDir: string, node: string): string {
+  const file = handlerTokenPath(dataDir, node);
+  try {
+    const token = readFileSync(file, 'utf8').trim();
+    if (token) return token;
+  } catch { /* first start */ }
+  mkdirSync(dataPaths(dataDir).node(node), { recursive: true });
+  const token = randomBytes(32).toString('hex');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+/** Annotates the Node with the endpoint URL; retries until the kubelet has registered the Node. */
+export async function advertiseEndpoint(core: CoreV1Api, node: string, url: string, log: Logger, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      await core.patchNode({ name: node, body: { metadata: { annotations: { [ANNOTATION_HANDLER_ENDPOINT]: url } } } }, mergePatch);
+      log.info({ url }, 'handler endpoint advertised on the node');
+      return;
+    } catch (err) {
+      log.debug({ err: messageOf(err) }, 'node not ready for the endpoint annotation; retrying');
+      await delay(RETRY_MS, signal);
+    }
+  }
+}

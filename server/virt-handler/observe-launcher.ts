@@ -1,0 +1,72 @@
+/**
+ * Talks to one VMI's launcher for a sync: start the domain (`sync`, idempotent, so a restarted
+ * handler re-adopts a running guest without disturbing it), ask for a graceful shutdown when the
+ * VMI is deleted, read guest-agent info now and then, and tell "not up yet" from "gone".
+ */
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import { DEFAULT_GRACE_PERIOD_SECONDS } from '../../lib/kubevirt';
+import { LauncherError, type DomainStatus, type GuestInfo } from '../virt-launcher/protocol';
+import type { LauncherConnections } from './launcher-connections';
+import { isLauncherReady, readTermination } from './pod-dir';
+
+export interface Observation {
+  domain?: DomainStatus;
+  guest?: GuestInfo;
+  launcherGone?: { reason: string; message: string };
+  syncError?: { reason: string; message: string };
+  /** true when the launcher is not listening yet: poll again soon. */
+  waiting?: boolean;
+  /** the first shutdown request went out in this call (for the ShuttingDown event). */
+  shutdownStarted?: boolean;
+}
+
+const SYNC_TIMEOUT_MS = 30_000;
+const GUEST_INFO_TIMEOUT_MS = 2_000;
+const GUEST_INFO_EVERY_MS = 10_000;
+const guestInfoCache = new Map<string, { at: number; info?: GuestInfo }>();
+
+function gone(podDir: string): { reason: string; message: string } {
+  return readTermination(podDir) ?? { reason: 'LauncherExited', message: 'virt-launcher is not running' };
+}
+
+async function readGuestInfo(conns: LauncherConnections, podDir: string, key: string): Promise<GuestInfo | undefined> {
+  const cached = guestInfoCache.get(podDir);
+  if (cached && Date.now() - cached.at < GUEST_INFO_EVERY_MS) return cached.info;
+  const info = await conns.get(podDir, key).client.request('guestInfo', undefined, { timeoutMs: GUEST_INFO_TIMEOUT_MS }).catch(() => undefined);
+  guestInfoCache.set(podDir, { at: Date.now(), info });
+  return info;
+}
+
+export function forgetGuestInfo(podDir: string): void {
+  guestInfoCache.delete(podDir);
+}
+
+export async function observeLauncher(conns: LauncherConnections, podDir: string, key: string, vmi: VirtualMachineInstance): Promise<Observation> {
+  const termination = readTermination(podDir);
+  if (!isLauncherReady(podDir) && !termination) return { waiting: true };
+  const entry = conns.get(podDir, key);
+  const out: Observation = {};
+  try {
+    if (vmi.metadata.deletionTimestamp) {
+      if (!entry.shutdownSent) {
+        const graceSeconds = vmi.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS;
+        out.domain = await entry.client.request('shutdown', { graceSeconds });
+        entry.shutdownSent = out.shutdownStarted = true;
+      } else {
+        out.domain = await entry.client.request('status');
+      }
+    } else if (!entry.synced) {
+      out.domain = await entry.client.request('sync', { vmi: vmi as never }, { timeoutMs: SYNC_TIMEOUT_MS });
+      entry.synced = true;
+    } else {
+      out.domain = await entry.client.request('status');
+    }
+  } catch (err) {
+    if (err instanceof LauncherError && err.reason === 'Disconnected') return { domain: entry.lastDomain, launcherGone: gone(podDir) };
+    const e = err as { reason?: string; message: string };
+    return { ...out, syncError: { reason: e.reason ?? 'SyncFailed', message: e.message } };
+  }
+  if (out.domain) entry.lastDomain = out.domain;
+  if (out.domain?.state === 'running') out.guest = await readGuestInfo(conns, podDir, key);
+  return out;
+}

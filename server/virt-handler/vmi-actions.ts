@@ -1,0 +1,37 @@
+/**
+ * Node-level verbs virt-api forwards (pause, unpause, softreboot, guestosinfo), as launcher commands.
+ * Launcher errors become HTTP statuses: a domain that is not started is a conflict, the rest 500.
+ */
+import { LauncherError, type GuestInfo } from '../virt-launcher/protocol';
+import { HttpError } from './http-errors';
+import type { LauncherConnections } from './launcher-connections';
+
+export type VMIAction = 'pause' | 'unpause' | 'softReboot' | 'guestInfo';
+
+const CONFLICT_REASONS = new Set(['DomainNotStarted', 'GuestAgentNotConnected']);
+
+/** KubeVirt's VirtualMachineInstanceGuestAgentInfo, from the launcher's guestInfo. */
+export function toGuestAgentInfo(info: GuestInfo): Record<string, unknown> {
+  return {
+    kind: 'VirtualMachineInstanceGuestAgentInfo', apiVersion: 'kubevirt.io/v1',
+    guestAgentVersion: info.agentVersion ?? '', hostname: info.hostname ?? '',
+    os: info.os ?? {},
+    interfaces: (info.interfaces ?? []).map((i) => ({ interfaceName: i.name, mac: i.mac, ipAddresses: i.ipAddresses })),
+  };
+}
+
+export async function runVMIAction(conns: LauncherConnections, podDir: string, key: string, action: VMIAction): Promise<unknown> {
+  const client = conns.get(podDir, key).client;
+  try {
+    if (action !== 'guestInfo') {
+      await client.request(action);
+      return undefined;
+    }
+    const info = await client.request('guestInfo');
+    if (!info.connected) throw new HttpError(409, 'VMI does not have guest agent connected');
+    return toGuestAgentInfo(info);
+  } catch (err) {
+    if (err instanceof LauncherError) throw new HttpError(CONFLICT_REASONS.has(err.reason) ? 409 : 500, err.message);
+    throw err;
+  }
+}

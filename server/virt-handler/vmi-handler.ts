@@ -1,0 +1,98 @@
+/**
+ * virt-handler's VMI loop for one node: watches the VMIs labelled `kubevirt.io/nodeName=<node>`,
+ * drives their launchers and writes what it sees into their status (once, only if changed).
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import type { KubeClients } from '../kube/clients';
+import { Controller } from '../kube/controller';
+import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../kube/events';
+import { Informer } from '../kube/informer';
+import { collectionPath, VirtualMachineInstanceResource } from '../kube/resources';
+import { log } from '../log';
+import { computeDomainStatus } from './compute-domain-status';
+import { Label, Phase, Reason } from './constants';
+import { LauncherConnections } from './launcher-connections';
+import { forgetGuestInfo, observeLauncher } from './observe-launcher';
+import { podDirOf, podUIDOnNode } from './pod-dir';
+
+export interface VMIHandlerOptions {
+  node: string;
+  dataDir: string;
+  clients: KubeClients;
+  recorder: EventRecorder;
+}
+
+/** While the launcher is not listening yet. */
+const LAUNCHER_POLL_MS = 100;
+/** Refresh of guest-agent data for running VMIs. */
+const RESYNC_MS = 15_000;
+
+const isFinal = (p?: string) => p === Phase.Succeeded || p === Phase.Failed;
+
+export class VMIHandler {
+  readonly vmis: Informer<any>;
+  readonly connections: LauncherConnections;
+  private readonly controller: Controller;
+  private readonly log;
+
+  constructor(private readonly opts: VMIHandlerOptions) {
+    this.log = log.child({ component: 'virt-handler', node: opts.node });
+    this.vmis = new Informer({
+      kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceResource), labelSelector: `${Label.NodeName}=${opts.node}`,
+    });
+    this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis], workers: 4 });
+    this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
+    this.vmis.on(this.controller.enqueueHandlers());
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.connections.closeAll(), { once: true });
+    await Promise.all([this.vmis.run(signal), this.controller.run(signal)]);
+  }
+
+  /** The VMI `namespace/name` if it runs on this node, with its launcher's pod dir. */
+  lookup(namespace: string, name: string): { vmi: VirtualMachineInstance; podDir: string } | undefined {
+    const vmi = this.vmis.get(`${namespace}/${name}`) as VirtualMachineInstance | undefined;
+    const podUID = vmi && vmi.status?.nodeName === this.opts.node ? podUIDOnNode(vmi, this.opts.node) : undefined;
+    return vmi && podUID ? { vmi, podDir: podDirOf(this.opts.dataDir, this.opts.node, podUID) } : undefined;
+  }
+
+  list(): VirtualMachineInstance[] {
+    return this.vmis.list() as VirtualMachineInstance[];
+  }
+
+  enqueue(key: string): void {
+    this.controller.enqueue(key);
+  }
+
+  async execute(key: string): Promise<void> {
+    const [namespace, name] = key.split('/');
+    const found = this.lookup(namespace, name);
+    if (!found) return;
+    const { vmi, podDir } = found;
+    if (isFinal(vmi.status?.phase)) {
+      this.connections.release(podDir);
+      forgetGuestInfo(podDir);
+      return;
+    }
+    const seen = await observeLauncher(this.connections, podDir, key, vmi);
+    if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
+    if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
+    const status = computeDomainStatus(vmi, { ...seen, node: this.opts.node, now: new Date() });
+    if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
+      await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any);
+      this.recordTransition(vmi, status.phase, status.reason);
+    }
+    if (status.phase === Phase.Running || status.phase === Phase.Scheduled) this.controller.enqueueAfter(key, RESYNC_MS);
+  }
+
+  private recordTransition(vmi: VirtualMachineInstance, phase?: string, reason?: string): void {
+    if (phase === vmi.status?.phase) return;
+    this.log.info({ namespace: vmi.metadata.namespace, name: vmi.metadata.name, uid: vmi.metadata.uid, from: vmi.status?.phase, to: phase, reason }, 'VMI phase changed');
+    const rec = this.opts.recorder;
+    if (phase === Phase.Running) void rec.record(vmi as any, EventTypeNormal, Reason.Started, 'VirtualMachineInstance started.');
+    else if (phase === Phase.Succeeded) void rec.record(vmi as any, EventTypeNormal, Reason.Stopped, 'The VirtualMachineInstance was shut down.');
+    else if (phase === Phase.Failed) void rec.record(vmi as any, EventTypeWarning, Reason.Stopped, `The VirtualMachineInstance crashed${reason ? `: ${reason}` : ''}.`);
+  }
+}
