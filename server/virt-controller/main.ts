@@ -25,9 +25,9 @@ export interface ControllerContext {
 interface Runnable { run(signal: AbortSignal): Promise<void> }
 
 const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise<Runnable>> = {
-  vmi: async (ctx) => new VMIController({
+  vmi: (ctx) => new VMIController({
     clients: ctx.clients, recorder: ctx.recorder,
-    imageExists: ctx.dataDir ? await localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
+    imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
     render: { launcherImage: ctx.launcherImage },
   }),
 };
