@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { expandVars, resolveContainerLaunch, type LaunchContext } from './pod-command';
+import { makePod, withPodSpec } from './testing-builders';
+
+const ctx: LaunchContext = {
+  podDir: '/d/nodes/n1/pods/uid-p',
+  nodeName: 'n1',
+  dataDir: '/d',
+  kvScript: '/repo/bin/kv.mjs',
+  nodeExecutable: '/usr/bin/node',
+  hostEnv: { PATH: '/usr/bin:/bin', SECRET_TOKEN: 'x' },
+};
+
+describe('resolveContainerLaunch', () => {
+  it('runs `kv` as this repo\'s bin/kv.mjs with the current node executable', () => {
+    const pod = makePod('p', withPodSpec({ containers: [{ name: 'compute', command: ['kv', 'launcher'], args: ['--x'] }] }));
+    expect(resolveContainerLaunch(pod, pod.spec!.containers[0], ctx)).toMatchObject({ file: '/usr/bin/node', args: ['/repo/bin/kv.mjs', 'launcher', '--x'], cwd: ctx.podDir });
+  });
+
+  it('gives the pod its identity env, container env and fieldRefs, and only a few host variables', () => {
+    const pod = makePod('p', withPodSpec({
+      nodeName: 'n1',
+      containers: [{ name: 'c', command: ['sleep', '$(DELAY)'], env: [
+        { name: 'DELAY', value: '5' },
+        { name: 'WHERE', value: 'node $(KV_NODE_NAME)' },
+        { name: 'MY_NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+      ] }],
+    }));
+    const launch = resolveContainerLaunch(pod, pod.spec!.containers[0], ctx);
+    expect(launch).toMatchObject({ file: 'sleep', args: ['5'] });
+    const env = (launch as { env: Record<string, string> }).env;
+    expect(env).toMatchObject({ KV_POD_DIR: ctx.podDir, KV_NODE_NAME: 'n1', KV_DATA_DIR: '/d', POD_NAME: 'p', POD_NAMESPACE: 'default', POD_UID: 'uid-p', PATH: '/usr/bin:/bin', WHERE: 'node n1', MY_NODE: 'n1' });
+    expect(env.SECRET_TOKEN).toBeUndefined();
+  });
+
+  it('keeps shell metacharacters as plain argument text', () => {
+    const pod = makePod('p', withPodSpec({ containers: [{ name: 'c', command: ['echo', '$(rm -rf /); `x`'] }] }));
+    expect(resolveContainerLaunch(pod, pod.spec!.containers[0], ctx)).toMatchObject({ file: 'echo', args: ['$(rm -rf /); `x`'] });
+  });
+
+  it('refuses a container without a command', () => {
+    const pod = makePod('p');
+    expect(resolveContainerLaunch(pod, pod.spec!.containers[0], ctx)).toHaveProperty('error');
+  });
+});
+
+describe('expandVars', () => {
+  it.each([
+    ['$(A)-$(B)', 'a-$(B)'],
+    ['$$(A)', '$(A)'],
+    ['plain', 'plain'],
+  ])('%s → %s', (input, out) => {
+    expect(expandVars(input, { A: 'a' })).toBe(out);
+  });
+});

@@ -1,0 +1,88 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** How a container ended: exit code, kube's reason (Completed, Error, StartError, ...) and a message. */
+export interface ContainerExit {
+  exitCode: number;
+  signal?: string;
+  reason: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt: string;
+}
+
+/** What `<pod dir>/state.json` holds: enough to re-adopt the process after a kubelet restart. */
+export interface PodState {
+  uid: string;
+  key: string;
+  container: string;
+  pid?: number;
+  /** /proc/<pid>/stat start time: the pid is ours only while this matches. */
+  startTime?: string;
+  startedAt?: string;
+  restartCount: number;
+}
+
+/** The kubelet's in-memory record of one pod it runs. */
+export interface PodRuntime extends PodState {
+  dir: string;
+  exit?: ContainerExit;
+  lastExit?: ContainerExit;
+  /** Not before this time (ms) may the container be restarted (crash-loop backoff). */
+  restartAt?: number;
+  terminating?: { since: number; graceMs: number; killed: boolean };
+  /** Only for processes this kubelet process spawned (adopted ones are polled). */
+  child?: ChildProcess;
+}
+
+export const STATE_FILE = 'state.json';
+export const TERMINATION_FILE = 'termination.json';
+
+export function podsDirOf(nodeDir: string): string {
+  return join(nodeDir, 'pods');
+}
+
+export function writePodState(rt: PodRuntime): void {
+  const state: PodState = { uid: rt.uid, key: rt.key, container: rt.container, pid: rt.pid, startTime: rt.startTime, startedAt: rt.startedAt, restartCount: rt.restartCount };
+  mkdirSync(rt.dir, { recursive: true });
+  const tmp = join(rt.dir, `${STATE_FILE}.tmp`);
+  writeFileSync(tmp, JSON.stringify(state));
+  renameSync(tmp, join(rt.dir, STATE_FILE));
+}
+
+export function readPodState(dir: string): PodState | undefined {
+  try {
+    const s = JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8')) as PodState;
+    return typeof s.uid === 'string' && typeof s.key === 'string' ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pod dirs on this node: uid → dir (names that are not pod UIDs are ignored). */
+export function listPodDirs(nodeDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  try {
+    for (const e of readdirSync(podsDirOf(nodeDir), { withFileTypes: true })) {
+      if (e.isDirectory() && /^[A-Za-z0-9-]+$/.test(e.name)) out.set(e.name, join(podsDirOf(nodeDir), e.name));
+    }
+  } catch {
+    // no pods dir yet
+  }
+  return out;
+}
+
+/** What the container wrote in `<pod dir>/termination.json` ({reason?, message?, exitCode?}), if anything. */
+export function readTerminationFile(dir: string): { reason?: string; message?: string; exitCode?: number } | undefined {
+  try {
+    const t = JSON.parse(readFileSync(join(dir, TERMINATION_FILE), 'utf8')) as Record<string, unknown>;
+    return {
+      reason: typeof t.reason === 'string' ? t.reason : undefined,
+      message: typeof t.message === 'string' ? t.message : undefined,
+      exitCode: typeof t.exitCode === 'number' ? t.exitCode : undefined,
+    };
+  } catch {
+    return undefined;
+  }
+}

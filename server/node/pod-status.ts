@@ -1,0 +1,101 @@
+import type { V1ContainerState, V1ContainerStatus, V1Pod, V1PodCondition, V1PodStatus } from '@kubernetes/client-node';
+import { formatKubeTime } from '../kube/time';
+import { HOST_IP, POD_IP } from './pod-command';
+import type { ContainerExit, PodRuntime } from './pod-runtime';
+
+/** Condition types the kubelet owns; others on the pod (readiness gates, ...) are kept as they are. */
+const KUBELET_CONDITIONS = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'];
+
+type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+
+/** The pod phase from its one container and restart policy, as the kubelet computes it. */
+export function podPhase(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): Phase {
+  if (running) return 'Running';
+  if (!rt?.exit) return rt?.restartCount ? 'Running' : 'Pending';
+  const policy = pod.spec?.restartPolicy ?? 'Always';
+  const ok = rt.exit.exitCode === 0;
+  if (policy === 'Never') return ok ? 'Succeeded' : 'Failed';
+  if (policy === 'OnFailure' && ok) return 'Succeeded';
+  return 'Running'; // about to be restarted
+}
+
+function terminated(exit: ContainerExit, containerID: string): V1ContainerState {
+  return { terminated: { exitCode: exit.exitCode, reason: exit.reason, message: exit.message, startedAt: exit.startedAt as never, finishedAt: exit.finishedAt as never, containerID } };
+}
+
+function containerState(rt: PodRuntime | undefined, running: boolean, phase: Phase): V1ContainerState {
+  const id = `process://${rt?.pid ?? 0}`;
+  if (running) return { running: { startedAt: rt!.startedAt as never } };
+  if (rt?.exit && (phase === 'Succeeded' || phase === 'Failed')) return terminated(rt.exit, id);
+  if (rt?.exit) return { waiting: { reason: 'CrashLoopBackOff', message: `back-off restarting failed container ${rt.container}` } };
+  return { waiting: { reason: 'ContainerCreating' } };
+}
+
+function condition(pod: V1Pod, type: string, ok: boolean, reason?: string, message?: string): V1PodCondition {
+  const status = ok ? 'True' : 'False';
+  const prev = pod.status?.conditions?.find((c) => c.type === type);
+  const since = prev?.status === status ? prev.lastTransitionTime : formatKubeTime();
+  return { type, status, reason, message, lastProbeTime: null as never, lastTransitionTime: since as never };
+}
+
+/** Ready needs ready containers and every readiness gate's condition True (kube's readiness gates). */
+function readyCondition(pod: V1Pod, containersReady: boolean, notReady: V1PodCondition): V1PodCondition {
+  if (!containersReady) return { ...notReady, type: 'Ready', lastTransitionTime: condition(pod, 'Ready', false).lastTransitionTime };
+  for (const gate of pod.spec?.readinessGates ?? []) {
+    const c = pod.status?.conditions?.find((x) => x.type === gate.conditionType);
+    if (c?.status !== 'True') {
+      const message = c ? `the status of pod readiness gate "${gate.conditionType}" is not "True", but ${c.status}` : `corresponding condition of pod readiness gate "${gate.conditionType}" does not exist.`;
+      return condition(pod, 'Ready', false, 'ReadinessGatesNotReady', message);
+    }
+  }
+  return condition(pod, 'Ready', true);
+}
+
+/** The status the kubelet reports for `pod` given what it runs; foreign conditions are preserved. */
+export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): V1PodStatus {
+  const phase = podPhase(pod, rt, running);
+  const name = pod.spec?.containers?.[0]?.name ?? '';
+  const completed = phase === 'Succeeded' || phase === 'Failed';
+  const notReady = completed
+    ? condition(pod, 'ContainersReady', false, 'PodCompleted')
+    : condition(pod, 'ContainersReady', running, running ? undefined : 'ContainersNotReady', running ? undefined : `containers with unready status: [${name}]`);
+  const ours = [condition(pod, 'Initialized', true), readyCondition(pod, running, notReady), notReady, condition(pod, 'PodScheduled', true)];
+  const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
+  const status: V1ContainerStatus = {
+    name,
+    image: pod.spec?.containers?.[0]?.image ?? '',
+    imageID: '',
+    containerID: rt?.pid ? `process://${rt.pid}` : undefined,
+    ready: running,
+    started: running,
+    restartCount: rt?.restartCount ?? 0,
+    state: containerState(rt, running, phase),
+    lastState: rt?.lastExit ? terminated(rt.lastExit, `process://${rt.pid ?? 0}`) : {},
+  };
+  return {
+    phase,
+    conditions: [...ours, ...foreign],
+    containerStatuses: [status],
+    hostIP: HOST_IP,
+    hostIPs: [{ ip: HOST_IP }],
+    podIP: POD_IP,
+    podIPs: [{ ip: POD_IP }],
+    startTime: (pod.status?.startTime ?? formatKubeTime()) as never,
+    qosClass: pod.status?.qosClass,
+  };
+}
+
+function normalize(s: V1PodStatus): string {
+  const conds = (s.conditions ?? []).map((c) => [c.type, c.status, c.reason ?? '', c.message ?? '']).sort();
+  const containers = (s.containerStatuses ?? []).map((c) => {
+    const st = c.state ?? {};
+    const t = st.terminated;
+    return [c.name, c.ready, c.started ?? false, c.restartCount, c.containerID ?? '', st.running ? 'running' : t ? `terminated:${t.exitCode}:${t.reason ?? ''}:${t.message ?? ''}` : `waiting:${st.waiting?.reason ?? ''}`, c.lastState?.terminated?.exitCode ?? ''];
+  });
+  return JSON.stringify([s.phase, conds, containers, s.podIP ?? '', s.hostIP ?? '', s.startTime ? 1 : 0]);
+}
+
+/** True when `next` differs from what the API has in anything the kubelet reports (timestamps aside). */
+export function isPodStatusChanged(pod: V1Pod, next: V1PodStatus): boolean {
+  return normalize(pod.status ?? {}) !== normalize(next);
+}
