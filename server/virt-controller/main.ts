@@ -10,6 +10,7 @@ import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
 import { localImageCheck } from './local-images';
 import { VMIController } from './vmi/vmi-controller';
+import { VMController } from './vm/vm-controller';
 
 const ctlLog = log.child({ component: 'virt-controller' });
 const COMPONENT = 'virt-controller';
@@ -30,6 +31,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
     imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
     render: { launcherImage: ctx.launcherImage },
   }),
+  vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder }),
 };
 
 /** Starts every controller; resolves when the signal aborts and all have stopped. */

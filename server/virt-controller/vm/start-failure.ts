@@ -66,3 +66,9 @@ export function backoffRemainingMs(vm: VirtualMachine, now: Date): number {
   const ms = Date.parse(ts) - now.getTime();
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
 }
+
+/** Test clusters may shorten the base interval (`KV_VM_START_BACKOFF_INTERVAL_SECONDS`); production keeps 10 s. */
+export function backoffSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): BackoffSettings {
+  const interval = Number(env.KV_VM_START_BACKOFF_INTERVAL_SECONDS);
+  return Number.isFinite(interval) && interval > 0 ? { ...DEFAULT_BACKOFF, intervalSeconds: interval } : DEFAULT_BACKOFF;
+}

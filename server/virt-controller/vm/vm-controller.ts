@@ -1,0 +1,107 @@
+/**
+ * The VM controller, wired (KubeVirt's pkg/virt-controller/watch/vm): informers on VMs and VMIs only
+ * enqueue the VM's `namespace/name`; `execute` reads the caches, acts (syncVM), computes the status
+ * from the same inputs and writes it once.
+ */
+import { AppsV1Api } from '@kubernetes/client-node';
+import { isVMIFinal, runStrategyOf } from '../../../lib/kubevirt';
+import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
+import type { KubeClients } from '../../kube/clients';
+import { Controller, controllerOwnerKey } from '../../kube/controller';
+import type { EventRecorder } from '../../kube/events';
+import { Expectations } from '../../kube/expectations';
+import { Informer } from '../../kube/informer';
+import { collectionPath, keyOf, VirtualMachineInstanceResource, VirtualMachineResource } from '../../kube/resources';
+import { computeVMStatus } from './compute-vm-status';
+import { VM_KIND } from './constants';
+import { isRestartRequired } from './restart-required';
+import { RevisionStore } from './revisions';
+import { backoffSettingsFromEnv, type BackoffSettings } from './start-failure';
+import { syncVM, withStartAppended } from './sync-vm';
+import { setFinalizer, writeVMStatusIfChanged } from './write-vm';
+
+export interface VMControllerOptions {
+  clients: KubeClients;
+  recorder: EventRecorder;
+  backoff?: BackoffSettings;
+  workers?: number;
+}
+
+export class VMController {
+  readonly vms: Informer<any>;
+  readonly vmis: Informer<any>;
+  readonly expectations = new Expectations();
+  private readonly controller: Controller;
+  private readonly revisions: RevisionStore;
+  private readonly backoff: BackoffSettings;
+
+  constructor(private readonly opts: VMControllerOptions) {
+    const kc = opts.clients.kc;
+    this.backoff = opts.backoff ?? backoffSettingsFromEnv();
+    this.revisions = new RevisionStore(kc.makeApiClient(AppsV1Api));
+    this.vms = new Informer({ kc, path: collectionPath(VirtualMachineResource) });
+    this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
+    this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis], workers: opts.workers ?? 3 });
+    this.vms.on({
+      ...this.controller.enqueueHandlers(),
+      delete: (vm) => { this.expectations.deleteExpectations(keyOf(vm)); this.controller.enqueue(vm); },
+    });
+    this.vmis.on({
+      add: (vmi) => this.onVMI(vmi, (key) => this.expectations.creationObserved(key)),
+      update: (_old, vmi) => this.onVMI(vmi, vmi.metadata?.deletionTimestamp ? (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid) : undefined),
+      delete: (vmi) => this.onVMI(vmi, (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid)),
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.vms.run(signal), this.vmis.run(signal), this.controller.run(signal)]);
+  }
+
+  private onVMI(vmi: VirtualMachineInstance, observe?: (key: string) => void): void {
+    const key = controllerOwnerKey(vmi as any, VM_KIND);
+    if (!key) return;
+    observe?.(key);
+    this.controller.enqueue(key);
+  }
+
+  /** The VMI this VM controls (same name, controller owner reference with the VM's UID). */
+  private vmiOf(key: string, vm: VirtualMachine | undefined): VirtualMachineInstance | undefined {
+    const vmi = this.vmis.get(key) as VirtualMachineInstance | undefined;
+    if (!vmi || !vm) return vmi;
+    const owned = vmi.metadata.ownerReferences?.some((r) => r.controller && r.uid === vm.metadata.uid);
+    return owned ? vmi : undefined;
+  }
+
+  async execute(key: string): Promise<void> {
+    let vm = this.vms.get(key) as VirtualMachine | undefined;
+    const vmi = this.vmiOf(key, vm);
+    const { clients, recorder } = this.opts;
+    if (!vm) {
+      this.expectations.deleteExpectations(key);
+      if (vmi && (isVMIFinal(vmi) || vmi.metadata.deletionTimestamp)) await setFinalizer(clients.vmis, vmi, false);
+      return;
+    }
+    if (!this.expectations.satisfied(key)) return; // the VMI event for our own write enqueues us again
+    if (!vm.metadata.deletionTimestamp) vm = await setFinalizer(clients.vms, vm, true);
+    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations }, key, vm, vmi);
+    const current = result.appendStart ? withStartAppended(vm) : vm;
+    const pending = this.expectations.pending(key);
+    const status = computeVMStatus(current, vmi, {
+      now: new Date(), random: Math.random(), backoff: this.backoff,
+      syncError: result.syncError, restartRequired: await this.restartRequired(vm, vmi),
+      creationExpected: (pending?.add ?? 0) > 0, deletionExpected: (pending?.del ?? 0) > 0,
+    });
+    await writeVMStatusIfChanged(clients.vms, current, status);
+    if (vmi && isVMIFinal(vmi)) await setFinalizer(clients.vmis, vmi, false);
+    if (vm.metadata.deletionTimestamp && !vmi) await setFinalizer(clients.vms, vm, false);
+    if (result.retryAfterMs) this.controller.enqueueAfter(key, result.retryAfterMs);
+    const backoffUntil = Date.parse(status.startFailure?.retryAfterTimestamp ?? '');
+    if (Number.isFinite(backoffUntil) && backoffUntil > Date.now()) this.controller.enqueueAfter(key, backoffUntil - Date.now());
+  }
+
+  private async restartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
+    if (!vmi || isVMIFinal(vmi) || vmi.metadata.deletionTimestamp || !runStrategyOf(vm).ok) return false;
+    if (vmi.metadata.annotations?.['kubevirt.io/vm-generation'] === String(vm.metadata.generation)) return false;
+    return isRestartRequired(vm.spec, await this.revisions.specAtStart(vm, vmi));
+  }
+}
