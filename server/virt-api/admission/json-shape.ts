@@ -34,3 +34,9 @@ export function numberAt(v: unknown): number | undefined {
 export function cloneJson<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
 }
+
+/** Text of an untrusted value for a message: never calls a user-supplied `toString`. */
+export function textOf(v: unknown, max = 64): string {
+  const s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v) ?? 'undefined';
+  return s.length > max ? `${s.slice(0, max)}...` : s;
+}

@@ -43,16 +43,17 @@ function setDiskDefaults(spec: JsonObject, devices: JsonObject, config: Admissio
   for (const [v] of objectsAt(spec.volumes)) {
     if (!names.has(v.name) && !has(v.memoryDump)) disks.push({ name: v.name });
   }
-  for (const [d] of objectsAt(disks)) {
-    if (!isObject(d.disk) && !isObject(d.cdrom) && !isObject(d.lun)) d.disk = {};
-    if (isObject(d.disk) && !d.disk.bus) d.disk.bus = config.defaultDiskBus;
-    if (isObject(d.lun) && !d.lun.bus) d.lun.bus = config.defaultDiskBus;
-    if (isObject(d.cdrom)) {
-      if (!d.cdrom.bus) d.cdrom.bus = config.defaultCDRomBus;
-      if (!has(d.cdrom.readonly)) d.cdrom.readonly = true;
-      if (!d.cdrom.tray) d.cdrom.tray = 'closed';
-    }
-  }
+  for (const [d] of objectsAt(disks)) setDiskTargetDefaults(d, config);
+}
+
+function setDiskTargetDefaults(d: JsonObject, config: AdmissionConfig): void {
+  if (!isObject(d.disk) && !isObject(d.cdrom) && !isObject(d.lun)) d.disk = {};
+  if (isObject(d.disk) && !d.disk.bus) d.disk.bus = config.defaultDiskBus;
+  if (isObject(d.lun) && !d.lun.bus) d.lun.bus = config.defaultDiskBus;
+  if (!isObject(d.cdrom)) return;
+  if (!d.cdrom.bus) d.cdrom.bus = config.defaultCDRomBus;
+  if (!has(d.cdrom.readonly)) d.cdrom.readonly = true;
+  if (!d.cdrom.tray) d.cdrom.tray = 'closed';
 }
 
 function setNetworkDefaults(spec: JsonObject, devices: JsonObject, config: AdmissionConfig): void {

@@ -52,7 +52,11 @@ function validateDisk(f: string, d: Disk): Cause[] {
     out.push(invalid(`${f}.disk.pciAddress`, `disk ${f}.name - setting a PCI address is only possible with bus type virtio.`));
   }
   if (typeof d.bootOrder === 'number' && d.bootOrder < 1) out.push(invalid(`${f}.bootOrder`, `${f} must have a boot order > 0, if supplied`));
-  out.push(...validateBus(f, d));
+  return [...out, ...validateBus(f, d), ...validateDiskOptions(f, d)];
+}
+
+function validateDiskOptions(f: string, d: Disk): Cause[] {
+  const out: Cause[] = [];
   if (d.serial && !SERIAL_RE.test(d.serial)) {
     out.push(invalid(`${f}.serial`, `${f} must be made up of the following characters [A-Za-z0-9_.+-], if specified`));
   }

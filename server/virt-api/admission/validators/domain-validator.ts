@@ -1,6 +1,6 @@
 /** Domain rules: memory and CPU resources, CPU topology, firmware, machine type. */
 import { invalid, required, type Cause } from '../cause';
-import { isObject, objectAt, stringAt } from '../json-shape';
+import { isObject, objectAt, stringAt, textOf } from '../json-shape';
 import { parseQuantity } from '../../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
 
@@ -11,7 +11,7 @@ const SERIAL_RE = /^[A-Za-z0-9_.+-]+$/;
 const MAX_SERIAL = 256;
 const ALLOWED_MACHINES = ['q35*', 'pc-q35*'];
 
-const show = (q: unknown) => String(q);
+const show = (q: unknown) => textOf(q);
 const globMatch = (glob: string, v: string) => (glob.endsWith('*') ? v.startsWith(glob.slice(0, -1)) : v === glob);
 
 function validateResource(spec: VirtualMachineInstanceSpec, field: string, res: 'memory' | 'cpu'): Cause[] {

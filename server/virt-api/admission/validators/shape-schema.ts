@@ -4,6 +4,7 @@
  * `spec.domain.devices.disks in body must be of type array: "object"`.
  */
 import { invalid, type Cause } from '../cause';
+import { textOf } from '../json-shape';
 import { parseQuantity, QUANTITY_FORMAT_ERROR } from '../../../../lib/kubevirt/quantity';
 
 export type Shape =
@@ -46,14 +47,9 @@ export function checkShape(v: unknown, shape: Shape, field: string, out: Cause[]
       return out;
     case 'string':
     case 'boolean':
-      if (typeof v !== shape.t) out.push(typeError(field, shape.t, v));
-      return out;
     case 'integer':
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) out.push(typeError(field, 'integer', v));
-      return out;
     case 'quantity':
-      if (parseQuantity(v) === undefined) out.push(invalid(field, `${field}: Invalid value: "${String(v).slice(0, 64)}": ${QUANTITY_FORMAT_ERROR}`));
-      return out;
+      return checkScalar(v, shape.t, field, out);
     case 'array':
       if (!Array.isArray(v)) out.push(typeError(field, 'array', v));
       else v.forEach((e, i) => checkShape(e, shape.items, `${field}[${i}]`, out));
@@ -61,6 +57,17 @@ export function checkShape(v: unknown, shape: Shape, field: string, out: Cause[]
     case 'object':
       return checkObject(v, shape, field, out);
   }
+}
+
+function checkScalar(v: unknown, t: 'string' | 'boolean' | 'integer' | 'quantity', field: string, out: Cause[]): Cause[] {
+  if (t === 'quantity') {
+    if (parseQuantity(v) === undefined) out.push(invalid(field, `${field}: Invalid value: "${textOf(v)}": ${QUANTITY_FORMAT_ERROR}`));
+  } else if (t === 'integer') {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) out.push(typeError(field, 'integer', v));
+  } else if (typeof v !== t) {
+    out.push(typeError(field, t, v));
+  }
+  return out;
 }
 
 function checkObject(v: unknown, shape: Extract<Shape, { t: 'object' }>, field: string, out: Cause[]): Cause[] {

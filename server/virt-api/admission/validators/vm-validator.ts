@@ -1,6 +1,6 @@
 /** VirtualMachine create/update admission (KubeVirt vms-admitter): run strategy, template, template spec. */
 import { invalid, required, type Cause } from '../cause';
-import { isObject, objectAt } from '../json-shape';
+import { isObject, objectAt, textOf } from '../json-shape';
 import { RunStrategy } from '../../../../lib/kubevirt/enums';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
 import { checkShape } from './shape-schema';
@@ -27,7 +27,7 @@ function validateRunStrategy(spec: Record<string, unknown>, ctx: ValidationConte
   }
   const valid = (Object.values(RunStrategy) as unknown[]).includes(rs);
   const gated = rs === RunStrategy.WaitAsReceiver && !ctx.config.featureGates.includes(WAIT_AS_RECEIVER_GATE);
-  if (hasStrategy && (!valid || gated)) return [invalid('spec.runStrategy', `Invalid RunStrategy (${String(rs).slice(0, 64)})`)];
+  if (hasStrategy && (!valid || gated)) return [invalid('spec.runStrategy', `Invalid RunStrategy (${textOf(rs)})`)];
   return [];
 }
 
