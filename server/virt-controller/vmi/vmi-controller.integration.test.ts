@@ -1,0 +1,99 @@
+/**
+ * The VMI controller against a real (embedded) API server. The scheduler and kubelet are played
+ * by the test: it binds the launcher Pod and writes its status, as they would.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeKubeClients } from '../../kube/clients';
+import { EventRecorder } from '../../kube/events';
+import { makeKubeConfig } from '../../kube/kubeconfig';
+import { startTestServer, waitFor, type TestServer } from '../../apiserver/testing/test-server';
+import { VMIController } from './vmi-controller';
+
+let api: TestServer;
+let abort: AbortController;
+let controller: VMIController;
+const images = new Set(['demo']);
+const NS = 'default';
+const vmis = `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances`;
+
+const newVMI = (name: string, image = 'demo') => ({
+  apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: NS },
+  spec: { domain: { memory: { guest: '128Mi' }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image } }] },
+});
+const getVMI = async (name: string) => (await api.call('GET', `${vmis}/${name}`)).body;
+const launcherPods = async (uid: string) => (await api.call('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=kubevirt.io/created-by=${uid}`)).body.items as any[];
+const cond = (vmi: any, type: string) => vmi.status?.conditions?.find((c: any) => c.type === type);
+
+async function bindAndRun(pod: any, node: string): Promise<void> {
+  const name = pod.metadata.name;
+  const bind = await api.call('POST', `/api/v1/namespaces/${NS}/pods/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } });
+  expect(bind.status).toBeLessThan(300);
+  const now = new Date().toISOString();
+  const status = {
+    phase: 'Running', qosClass: 'Burstable', startTime: now,
+    conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }],
+    containerStatuses: [{ name: 'compute', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: { startedAt: now } } }],
+  };
+  const res = await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${name}/status`, { status }, { contentType: 'application/merge-patch+json' });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  api = await startTestServer();
+  const clients = makeKubeClients(makeKubeConfig({ server: api.srv.url, token: api.srv.adminToken, caPem: api.srv.caPem }));
+  controller = new VMIController({ clients, recorder: new EventRecorder(clients.core, { component: 'virt-controller' }), imageExists: (r) => images.has(r) });
+  abort = new AbortController();
+  void controller.run(abort.signal);
+});
+afterAll(async () => { abort.abort(); await api.close(); });
+
+describe('VMI controller on a real API server', () => {
+  it('creates one launcher Pod, hands over at Running and cleans up on delete', async () => {
+    const created = await api.call('POST', vmis, newVMI('alpha'));
+    expect(created.status).toBe(201);
+    const uid = created.body.metadata.uid;
+    const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod');
+    await waitFor(async () => (await getVMI('alpha')).status?.phase === 'Scheduling', 5000, 'Scheduling');
+    expect((await getVMI('alpha')).metadata.finalizers).toContain('kubevirt.io/foregroundDeleteVirtualMachine');
+
+    await bindAndRun(pods[0], 'node-1');
+    const scheduled = await waitFor(async () => { const v = await getVMI('alpha'); return v.status?.phase === 'Scheduled' && v.metadata.labels?.['kubevirt.io/nodeName'] ? v : undefined; }, 5000, 'Scheduled');
+    expect(scheduled.status).toMatchObject({ nodeName: 'node-1', activePods: { [pods[0].metadata.uid]: 'node-1' }, qosClass: 'Burstable' });
+    expect(scheduled.status.phaseTransitionTimestamps.map((t: any) => t.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled']);
+    expect(await launcherPods(uid)).toHaveLength(1);
+
+    await api.call('DELETE', `${vmis}/alpha`);
+    await waitFor(async () => (await launcherPods(uid)).every((p) => p.metadata.deletionTimestamp), 5000, 'pod deletion requested');
+    // the kubelet finishes the pod
+    expect((await api.call('DELETE', `/api/v1/namespaces/${NS}/pods/${pods[0].metadata.name}?gracePeriodSeconds=0`)).status).toBe(200);
+    await waitFor(async () => (await api.call('GET', `${vmis}/alpha`)).status === 404, 5000, 'VMI gone');
+  });
+
+  it('reports an unknown image as ErrImagePull and creates no Pod', async () => {
+    const created = await api.call('POST', vmis, newVMI('ghost', 'foo'));
+    const vmi = await waitFor(async () => { const v = await getVMI('ghost'); return cond(v, 'Synchronized') ? v : undefined; }, 5000, 'Synchronized');
+    expect(cond(vmi, 'Synchronized')).toMatchObject({ status: 'False', reason: 'ErrImagePull', message: 'image "foo" not found in the local image store; import it with kv images import' });
+    expect(vmi.status.phase).toBe('Pending');
+    expect(await launcherPods(created.body.metadata.uid)).toHaveLength(0);
+  });
+
+  it('copies PodScheduled=False from an unschedulable Pod', async () => {
+    const created = await api.call('POST', vmis, newVMI('huge'));
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod');
+    const message = '0/2 nodes are available: 2 Insufficient memory.';
+    await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`,
+      { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }] } }, { contentType: 'application/merge-patch+json' });
+    const vmi = await waitFor(async () => { const v = await getVMI('huge'); return cond(v, 'PodScheduled') ? v : undefined; }, 5000, 'PodScheduled');
+    expect(cond(vmi, 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable', message });
+  });
+
+  it('fails the VMI when its Pod fails before hand-over', async () => {
+    const created = await api.call('POST', vmis, newVMI('crashy'));
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod');
+    await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`, { status: {
+      phase: 'Failed', containerStatuses: [{ name: 'compute', ready: false, restartCount: 0, image: 'x', imageID: '', state: { terminated: { exitCode: 1, reason: 'Error', message: 'launcher crashed' } } }],
+    } }, { contentType: 'application/merge-patch+json' });
+    const vmi = await waitFor(async () => { const v = await getVMI('crashy'); return v.status?.phase === 'Failed' ? v : undefined; }, 5000, 'Failed');
+    expect(vmi.status.reason).toBe('Error');
+  });
+});
