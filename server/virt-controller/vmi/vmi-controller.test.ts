@@ -1,0 +1,38 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { VMIController } from './vmi-controller';
+import { newVMI, withPhase } from './testing-builders';
+
+/** A controller whose caches are filled by hand and whose API calls are recorded. */
+function setup() {
+  const calls: string[] = [];
+  const kc = new KubeConfig();
+  kc.loadFromOptions({ clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const clients = {
+    kc,
+    core: { createNamespacedPod: async ({ body }: any) => { calls.push('createPod'); return { ...body, metadata: { ...body.metadata, name: 'virt-launcher-testvmi-x' } }; } },
+    vmis: {
+      replaceStatus: async (_ns: string, _n: string, body: any) => { calls.push('replaceStatus'); return body; },
+      jsonPatch: async () => { calls.push('patchMetadata'); return {}; },
+    },
+  };
+  const recorder = { record: async () => undefined };
+  const c = new VMIController({ clients: clients as any, recorder: recorder as any });
+  return { c, calls };
+}
+
+describe('VMIController.execute', () => {
+  it('never creates a second launcher Pod while its cache lags its own create', async () => {
+    const { c, calls } = setup();
+    c.vmis.store.upsert(newVMI(withPhase('Pending')) as any);
+    await c.execute('default/testvmi');
+    await c.execute('default/testvmi'); // the pod informer has not seen the pod yet
+    expect(calls.filter((x) => x === 'createPod')).toHaveLength(1);
+  });
+
+  it('does nothing for a VMI that is gone', async () => {
+    const { c, calls } = setup();
+    await c.execute('default/missing');
+    expect(calls).toEqual([]);
+  });
+});
