@@ -1,8 +1,12 @@
 import type { ApiContext } from '../rest/api-context';
+import { startGarbageCollector } from './garbage-collector';
+import { startNamespaceController } from './namespace-controller';
+import { startNodeLeaseController } from './node-lease-controller';
 
 export interface ControllerOptions { nodeLeaseTimeoutMs?: number }
 
 /** starts the API server's own controllers; returns the function that stops them */
-export function startControllers(_ctx: ApiContext, _opts: ControllerOptions): () => void {
-  return () => {};
+export function startControllers(ctx: ApiContext, opts: ControllerOptions = {}): () => void {
+  const stops = [startGarbageCollector(ctx), startNamespaceController(ctx), startNodeLeaseController(ctx, opts.nodeLeaseTimeoutMs)];
+  return () => stops.forEach((stop) => stop());
 }

@@ -65,10 +65,9 @@ export function tracksGeneration(rt: ServedType): boolean {
 export function keepSystemMeta(obj: any, old: any): void {
   const m = obj.metadata;
   const o = old.metadata;
-  m.uid = o.uid;
-  m.creationTimestamp = o.creationTimestamp;
-  m.generation = o.generation;
-  m.namespace = o.namespace;
+  for (const k of ['uid', 'creationTimestamp', 'generation', 'namespace'] as const) {
+    if (o[k] === undefined) delete m[k]; else m[k] = o[k];
+  }
   if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
   if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds; else delete m.deletionGracePeriodSeconds;
   if (o.generateName !== undefined) m.generateName ??= o.generateName;
@@ -81,10 +80,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
+  const ka = Object.keys(a as object).filter((k) => (a as any)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as any)[k] !== undefined);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => jsonEqual((a as any)[k], (b as any)[k]));
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as any)[k], (b as any)[k]));
 }
 
 /** spec = everything but metadata (and status, when it is a subresource) */

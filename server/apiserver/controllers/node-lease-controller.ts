@@ -1,0 +1,61 @@
+import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
+import { nowTimestamp, objectKey, objectPrefix } from '../rest/object-codec';
+import { updateObject } from '../rest/update-object';
+import { isGone } from './registry-lookup';
+
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+export const REASON_NODE_STATUS_UNKNOWN = 'NodeStatusUnknown';
+export const MESSAGE_NODE_STATUS_UNKNOWN = 'Kubelet stopped posting node status.';
+export const DEFAULT_NODE_LEASE_TIMEOUT_MS = 40_000;
+
+const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
+const NODES = { group: '', resource: 'nodes', namespaced: false };
+const LEASES = { group: 'coordination.k8s.io', resource: 'leases', namespaced: true };
+
+/** when the node last proved it was alive: its Lease's renewTime, else its Ready heartbeat, else creation */
+export function lastHeartbeat(node: any, lease: any | undefined): number {
+  const candidates = [lease?.spec?.renewTime, (node.status?.conditions ?? []).find((c: any) => c.type === 'Ready')?.lastHeartbeatTime, node.metadata?.creationTimestamp];
+  return Math.max(...candidates.filter(Boolean).map((t: string) => Date.parse(t)).filter((n) => !Number.isNaN(n)), 0);
+}
+
+/** the node's conditions once its kubelet is silent: every condition Unknown */
+export function markConditionsUnknown(node: any, now: string): any[] {
+  const conds: any[] = node.status?.conditions ?? [];
+  const withReady = conds.some((c) => c.type === 'Ready') ? conds : [...conds, { type: 'Ready' }];
+  return withReady.map((c) => (c.status === 'Unknown' ? c : { ...c, status: 'Unknown', reason: REASON_NODE_STATUS_UNKNOWN, message: MESSAGE_NODE_STATUS_UNKNOWN, lastTransitionTime: now }));
+}
+
+/**
+ * Node lifecycle: a node whose Lease in kube-node-lease is not renewed for the timeout
+ * gets Ready=Unknown (reason NodeStatusUnknown), like kube-controller-manager.
+ */
+export function startNodeLeaseController(ctx: ApiContext, timeoutMs = DEFAULT_NODE_LEASE_TIMEOUT_MS): () => void {
+  const log = ctx.log.child({ controller: 'node-lifecycle' });
+  const rt = ctx.registry.find('', 'v1', 'nodes')!;
+  let busy = false;
+
+  async function checkNodes(): Promise<void> {
+    const now = Date.now();
+    for (const kv of ctx.store.list(objectPrefix(NODES)).items) {
+      const node = JSON.parse(kv.value);
+      const leaseKv = ctx.store.get(objectKey(LEASES, NODE_LEASE_NAMESPACE, node.metadata.name));
+      const ready = (node.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+      if (ready?.status === 'Unknown' || now - lastHeartbeat(node, leaseKv && JSON.parse(leaseKv.value)) <= timeoutMs) continue;
+      log.info({ node: node.metadata.name }, 'node lease expired, marking Ready=Unknown');
+      try {
+        await updateObject(ctx, { rt, name: node.metadata.name, subresource: 'status', mutate: (n) => {
+          delete n.metadata.resourceVersion;
+          n.status = { ...n.status, conditions: markConditionsUnknown(n, nowTimestamp()) };
+          return n;
+        } }, WRITE);
+      } catch (err) { if (!isGone(err)) log.warn({ err: String(err) }, 'node status update failed'); }
+    }
+  }
+
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    checkNodes().finally(() => { busy = false; });
+  }, Math.min(5000, Math.max(200, timeoutMs / 4)));
+  return () => clearInterval(timer);
+}
