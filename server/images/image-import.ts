@@ -42,6 +42,7 @@ export async function importImage(imagesDir: string, name: string, file: string,
   const info = await inspectDisk(src).catch((err: Error) => {
     throw new ImageImportError(`cannot read ${file}: ${err.message.trim()}`);
   });
+  if (info.virtualSize === 0) throw new ImageImportError(`${file} is empty`);
   if (info.backingFile) throw new ImageImportError(`${file} has a backing file (${info.backingFile}); flatten it first: qemu-img convert -O qcow2 ${file} flat.qcow2`);
   const convert = info.format === undefined;
   if (convert && !(CONVERTIBLE_FORMATS as readonly string[]).includes(info.qemuFormat)) {
