@@ -4,6 +4,7 @@
  * VMI of the node and re-attaches to their launchers (`sync` is idempotent).
  */
 import type { AddressInfo } from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../data-dir';
 import { makeKubeClients } from '../kube/clients';
@@ -16,12 +17,12 @@ import { createHandlerMetrics } from './metrics';
 import { advertiseEndpoint, ensureHandlerToken } from './node-endpoint';
 import { VMIHandler } from './vmi-handler';
 
-export interface HandlerOptions { node: string; dataDir: string; kubeconfig?: string; host?: string; port?: number }
+export interface HandlerOptions { node: string; dataDir: string; kubeconfig?: string; kc?: KubeConfig; host?: string; port?: number }
 
 /** Starts the handler; resolves with its URL and a stop function. */
 export async function startHandler(o: HandlerOptions): Promise<{ url: string; stop: () => Promise<void> }> {
   const hlog = log.child({ component: 'virt-handler', node: o.node });
-  const clients = makeKubeClients(loadKubeConfig(o.kubeconfig));
+  const clients = makeKubeClients(o.kc ?? loadKubeConfig(o.kubeconfig));
   const recorder = new EventRecorder(clients.core, { component: 'virt-handler', host: o.node });
   const handler = new VMIHandler({ node: o.node, dataDir: o.dataDir, clients, recorder });
   const metrics = createHandlerMetrics(o.node, {

@@ -3,11 +3,12 @@
  * handler re-adopts a running guest without disturbing it), ask for a graceful shutdown when the
  * VMI is deleted, read guest-agent info now and then, and tell "not up yet" from "gone".
  */
+import { connect } from 'node:net';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { DEFAULT_GRACE_PERIOD_SECONDS } from '../../lib/kubevirt';
 import { LauncherError, type DomainStatus, type GuestInfo } from '../virt-launcher/protocol';
 import type { LauncherConnections } from './launcher-connections';
-import { isLauncherReady, readTermination } from './pod-dir';
+import { isLauncherReady, podFile, readTermination } from './pod-dir';
 
 export interface Observation {
   domain?: DomainStatus;
@@ -24,6 +25,15 @@ const SYNC_TIMEOUT_MS = 30_000;
 const GUEST_INFO_TIMEOUT_MS = 2_000;
 const GUEST_INFO_EVERY_MS = 10_000;
 const guestInfoCache = new Map<string, { at: number; info?: GuestInfo }>();
+
+/** Is anything listening on launcher.sock? (a dropped connection alone does not mean the launcher died) */
+export function probeLauncher(podDir: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(podFile(podDir, 'launcherSocket'));
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
 
 function gone(podDir: string): { reason: string; message: string } {
   return readTermination(podDir) ?? { reason: 'LauncherExited', message: 'virt-launcher is not running' };
@@ -62,7 +72,10 @@ export async function observeLauncher(conns: LauncherConnections, podDir: string
       out.domain = await entry.client.request('status');
     }
   } catch (err) {
-    if (err instanceof LauncherError && err.reason === 'Disconnected') return { domain: entry.lastDomain, launcherGone: gone(podDir) };
+    if (err instanceof LauncherError && err.reason === 'Disconnected') {
+      if (await probeLauncher(podDir)) return { waiting: true }; // our connection dropped, the launcher did not
+      return { domain: entry.lastDomain, launcherGone: gone(podDir) };
+    }
     const e = err as { reason?: string; message: string };
     return { ...out, syncError: { reason: e.reason ?? 'SyncFailed', message: e.message } };
   }

@@ -47,8 +47,8 @@ export class VMIHandler {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.connections.closeAll(), { once: true });
     await Promise.all([this.vmis.run(signal), this.controller.run(signal)]);
+    this.connections.closeAll(); // after the workers stopped, so no sync mistakes our close for a dead launcher
   }
 
   /** The VMI `namespace/name` if it runs on this node, with its launcher's pod dir. */

@@ -2,14 +2,14 @@
  * A stand-in for `kv launcher` in a temp pod dir: answers the launcher.sock protocol from a
  * scripted DomainStatus, records commands, and serves echo servers on vnc.sock and serial.sock.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { POD_FILES, type DomainStats, type DomainStatus } from '../../virt-launcher/protocol';
 
 export class FakeLauncher {
-  readonly podDir = mkdtempSync(join(tmpdir(), 'kv-fake-pod-'));
+  readonly podDir: string;
   readonly commands: string[] = [];
   domain: DomainStatus = { vmiUID: 'uid-1', state: 'running', accel: 'tcg', machine: 'pc-q35-7.2' };
   stats: DomainStats = {
@@ -20,6 +20,12 @@ export class FakeLauncher {
   };
   private readonly servers: Server[] = [];
   private readonly clients = new Set<Socket>();
+
+  /** `podDir`: where a kubelet would have put the pod (created); default a temp dir. */
+  constructor(podDir?: string) {
+    this.podDir = podDir ?? mkdtempSync(join(tmpdir(), 'kv-fake-pod-'));
+    mkdirSync(this.podDir, { recursive: true });
+  }
 
   async start(): Promise<this> {
     await this.listen(POD_FILES.launcherSocket, (s) => this.serveProtocol(s));
@@ -42,7 +48,7 @@ export class FakeLauncher {
   }
 
   private listen(file: string, onConn: (s: Socket) => void): Promise<void> {
-    const server = createServer(onConn);
+    const server = createServer((s) => { s.on('error', () => s.destroy()); onConn(s); });
     this.servers.push(server);
     return new Promise((r) => server.listen(join(this.podDir, file), r));
   }
@@ -65,6 +71,8 @@ export class FakeLauncher {
   private answer(cmd: string): unknown {
     if (cmd === 'stats') return this.stats;
     if (cmd === 'guestInfo') return { connected: false };
+    if (cmd === 'sync' && this.domain.state === 'starting') setImmediate(() => this.push({ ...this.domain, state: 'running', startedAt: new Date().toISOString() }));
+    if (cmd === 'shutdown') setImmediate(() => this.push({ ...this.domain, state: 'shutoff', reason: 'Shutdown', acpiAttempted: true }));
     if (cmd === 'pause') this.domain = { ...this.domain, state: 'paused', reason: 'PausedByUser' };
     if (cmd === 'unpause') this.domain = { ...this.domain, state: 'running', reason: undefined };
     return this.domain;
