@@ -22,13 +22,14 @@ export interface PodState {
   startTime?: string;
   startedAt?: string;
   restartCount: number;
+  /** Set once the current container has ended (persisted so a restarted kubelet still knows). */
+  exit?: ContainerExit;
+  lastExit?: ContainerExit;
 }
 
 /** The kubelet's in-memory record of one pod it runs. */
 export interface PodRuntime extends PodState {
   dir: string;
-  exit?: ContainerExit;
-  lastExit?: ContainerExit;
   /** Not before this time (ms) may the container be restarted (crash-loop backoff). */
   restartAt?: number;
   terminating?: { since: number; graceMs: number; killed: boolean };
@@ -44,7 +45,8 @@ export function podsDirOf(nodeDir: string): string {
 }
 
 export function writePodState(rt: PodRuntime): void {
-  const state: PodState = { uid: rt.uid, key: rt.key, container: rt.container, pid: rt.pid, startTime: rt.startTime, startedAt: rt.startedAt, restartCount: rt.restartCount };
+  const { uid, key, container, pid, startTime, startedAt, restartCount, exit, lastExit } = rt;
+  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, exit, lastExit };
   mkdirSync(rt.dir, { recursive: true });
   const tmp = join(rt.dir, `${STATE_FILE}.tmp`);
   writeFileSync(tmp, JSON.stringify(state));

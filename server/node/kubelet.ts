@@ -1,0 +1,96 @@
+import { fileURLToPath } from 'node:url';
+import type { KubeConfig, V1Pod } from '@kubernetes/client-node';
+import { dataPaths } from '../data-dir';
+import { log } from '../log';
+import { Backoff, delay } from '../kube/backoff';
+import { makeKubeClients } from '../kube/clients';
+import { Controller } from '../kube/controller';
+import { Informer } from '../kube/informer';
+import { messageOf } from '../kube/api-errors';
+import { collectionPath, PodResource } from '../kube/resources';
+import { readKvmProbe } from './kvm-probe-result';
+import { readMachineFacts } from './machine-facts';
+import type { NodeFacts } from './node-object';
+import { NodeStatusReporter } from './node-status';
+import { PodManager } from './pod-manager';
+
+export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
+const ADOPTED_POLL_MS = 1000;
+const STOP_PODS_GRACE_MS = 10_000;
+
+export interface KubeletOptions {
+  kc: KubeConfig;
+  nodeName: string;
+  dataDir: string;
+  nodesTotal?: number;
+  /** On stop, terminate every pod's processes (`kv up` shutdown); otherwise pods keep running. */
+  stopPodsOnExit?: boolean;
+  leaseIntervalMs?: number;
+  statusIntervalMs?: number;
+  restartBackoffBaseMs?: number;
+}
+
+/**
+ * The process-kubelet of one local node: registers the Node, heartbeats, and runs the Pods bound
+ * to it as detached host processes (see pod-manager.ts). Informer callbacks only enqueue pod keys.
+ */
+export class Kubelet {
+  readonly pods: Informer<V1Pod>;
+  readonly manager: PodManager;
+  private readonly controller: Controller;
+  private readonly status: NodeStatusReporter;
+  private readonly log;
+
+  constructor(private readonly opts: KubeletOptions) {
+    const clients = makeKubeClients(opts.kc);
+    const nodeDir = dataPaths(opts.dataDir).node(opts.nodeName);
+    const machine = readMachineFacts(opts.dataDir);
+    const facts = (): NodeFacts => ({ name: opts.nodeName, nodesTotal: opts.nodesTotal ?? 1, machine, kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName) });
+    this.log = log.child({ component: 'kubelet', node: opts.nodeName });
+    this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
+    this.pods = new Informer<V1Pod>({ kc: opts.kc, path: collectionPath(PodResource), fieldSelector: `spec.nodeName=${opts.nodeName}` });
+    this.controller = new Controller({
+      name: 'kubelet',
+      informers: [this.pods],
+      workers: 2,
+      execute: (key) => this.manager.syncPod(key, this.pods.get(key)),
+    });
+    this.manager = new PodManager({
+      clients,
+      nodeName: opts.nodeName,
+      nodeDir,
+      launch: { nodeName: opts.nodeName, dataDir: opts.dataDir, kvScript: KV_SCRIPT, nodeExecutable: process.execPath, hostEnv: process.env },
+      requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
+      restartBackoffBaseMs: opts.restartBackoffBaseMs,
+    });
+    this.pods.on(this.controller.enqueueHandlers());
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    this.manager.adoptFromDisk();
+    await this.registerNode(signal);
+    const poller = setInterval(() => this.manager.pollAdopted(), ADOPTED_POLL_MS);
+    const loops = [this.pods.run(signal), this.controller.run(signal), this.status.run(signal)];
+    if (await this.pods.waitForSync(signal)) {
+      for (const key of this.manager.adoptedKeys()) this.controller.enqueue(key); // cleans up pods deleted while we were away
+    }
+    await Promise.all(loops);
+    clearInterval(poller);
+    if (this.opts.stopPodsOnExit) {
+      this.log.info('stopping all pods');
+      await this.manager.stopAll(STOP_PODS_GRACE_MS);
+    }
+  }
+
+  private async registerNode(signal: AbortSignal): Promise<void> {
+    const backoff = new Backoff(500, 10_000);
+    while (!signal.aborted) {
+      try {
+        return await this.status.register();
+      } catch (err) {
+        this.log.warn({ err: messageOf(err) }, 'node registration failed; retrying');
+        await delay(backoff.next(), signal);
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { log } from '../log';
+import { dataDirFromFlags, kubeConfigFromFlags, parseFlags, signalOnTermination } from './cli-flags';
+import { Kubelet } from './kubelet';
+
+/** `kv node --name N [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]` */
+export async function runNodeCommand(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv, { name: { type: 'string' }, 'nodes-total': { type: 'string' }, 'stop-pods-on-exit': { type: 'boolean' } });
+  const nodeName = typeof flags.name === 'string' ? flags.name : '';
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) {
+    process.stderr.write('usage: kv node --name <node-name> [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]\n');
+    process.exit(2);
+  }
+  const nodesTotal = Number(flags['nodes-total'] ?? 1);
+  const kubelet = new Kubelet({
+    kc: kubeConfigFromFlags(flags),
+    nodeName,
+    dataDir: dataDirFromFlags(flags),
+    nodesTotal: Number.isInteger(nodesTotal) && nodesTotal > 0 ? nodesTotal : 1,
+    stopPodsOnExit: flags['stop-pods-on-exit'] === true,
+  });
+  log.child({ component: 'kubelet', node: nodeName }).info('kubelet starting');
+  await kubelet.run(signalOnTermination());
+  process.exit(0);
+}

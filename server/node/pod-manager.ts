@@ -1,0 +1,181 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
+import { log } from '../log';
+import { isConflict, isNotFound } from '../kube/api-errors';
+import { mergePatch, toDeleteBody, type KubeClients } from '../kube/clients';
+import { keyOf, splitKey } from '../kube/resources';
+import { formatKubeTime } from '../kube/time';
+import { resolveContainerLaunch, type LaunchContext } from './pod-command';
+import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
+import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
+import { computePodStatus, isPodStatusChanged } from './pod-status';
+import { signalProcessGroup } from './proc-stat';
+
+const DEFAULT_GRACE_SECONDS = 30;
+
+export interface PodManagerOptions {
+  clients: KubeClients;
+  nodeName: string;
+  nodeDir: string;
+  launch: Omit<LaunchContext, 'podDir'>;
+  /** Ask for `key` to be synced again (now or after ms). */
+  requeue: (key: string, afterMs?: number) => void;
+  restartBackoffBaseMs?: number;
+  restartBackoffMaxMs?: number;
+}
+
+/**
+ * Runs the pods bound to this node as host processes: one `syncPod(key, pod)` per change makes the
+ * world match the pod (start, restart per policy, SIGTERM → grace → SIGKILL on deletion, final
+ * delete, status report). Pod records survive a kubelet restart through `<pod dir>/state.json`.
+ */
+export class PodManager {
+  readonly runtimes = new Map<string, PodRuntime>();
+  private readonly log;
+
+  constructor(private readonly opts: PodManagerOptions) {
+    this.log = log.child({ component: 'kubelet', node: opts.nodeName });
+  }
+
+  /** Re-adopt what a previous kubelet left running (pid + start time must still match). */
+  adoptFromDisk(): void {
+    for (const [uid, dir] of listPodDirs(this.opts.nodeDir)) {
+      const state = readPodState(dir);
+      const rt: PodRuntime = state ? { ...state, dir } : { uid, key: '', container: '', restartCount: 0, dir };
+      if (rt.pid && !rt.exit && !isContainerRunning(rt)) rt.exit = describeLostExit(rt);
+      this.runtimes.set(uid, rt);
+      this.log.info({ pod: rt.key, uid, pid: rt.pid, running: isContainerRunning(rt) }, 'pod adopted from disk');
+    }
+  }
+
+  /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
+  adoptedKeys(): string[] {
+    return [...this.runtimes.values()].map((r) => r.key || `orphan/${r.uid}`);
+  }
+
+  async syncPod(key: string, pod: V1Pod | undefined): Promise<void> {
+    for (const rt of [...this.runtimes.values()]) {
+      if ((rt.key === key || `orphan/${rt.uid}` === key) && rt.uid !== pod?.metadata?.uid) this.killAndRemove(rt, 'pod no longer exists');
+    }
+    if (!pod || pod.spec?.nodeName !== this.opts.nodeName) return;
+    const uid = pod.metadata!.uid!;
+    let rt = this.runtimes.get(uid);
+    if (pod.metadata?.deletionTimestamp) return this.terminate(pod, rt);
+    const phase = pod.status?.phase;
+    if (!rt && (phase === 'Succeeded' || phase === 'Failed')) return; // finished before we knew it
+    if (!rt) {
+      rt = { uid, key, container: pod.spec?.containers?.[0]?.name ?? 'container', restartCount: 0, dir: join(podsDirOf(this.opts.nodeDir), uid) };
+      this.runtimes.set(uid, rt);
+    }
+    this.ensureRunning(pod, rt);
+    await this.reportStatus(pod, rt);
+  }
+
+  /** Mark adopted processes that died since the last poll (ours report through their exit event). */
+  pollAdopted(): void {
+    for (const rt of this.runtimes.values()) {
+      if (rt.child || !rt.pid || rt.exit || isContainerRunning(rt)) continue;
+      this.onExit(rt, describeLostExit(rt));
+    }
+  }
+
+  /** `kv up` shutdown: SIGTERM every pod's process group, SIGKILL what is left after `graceMs`. */
+  async stopAll(graceMs: number): Promise<void> {
+    const running = [...this.runtimes.values()].filter(isContainerRunning);
+    running.forEach((rt) => signalProcessGroup(rt.pid!, 'SIGTERM'));
+    const deadline = Date.now() + graceMs;
+    while (running.some(isContainerRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    running.filter(isContainerRunning).forEach((rt) => signalProcessGroup(rt.pid!, 'SIGKILL'));
+  }
+
+  private ensureRunning(pod: V1Pod, rt: PodRuntime): void {
+    if (isContainerRunning(rt)) return;
+    if (!rt.exit) {
+      if (!rt.pid) this.start(pod, rt);
+      return;
+    }
+    const policy = pod.spec?.restartPolicy ?? 'Always';
+    if (policy === 'Never' || (policy === 'OnFailure' && rt.exit.exitCode === 0)) return;
+    const wait = (rt.restartAt ?? 0) - Date.now();
+    if (wait > 0) return this.opts.requeue(rt.key, wait);
+    rt.lastExit = rt.exit;
+    rt.restartCount++;
+    this.start(pod, rt);
+  }
+
+  private start(pod: V1Pod, rt: PodRuntime): void {
+    const container = pod.spec!.containers[0];
+    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir });
+    if ('error' in launch) return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
+    startContainer(rt, launch, (exit) => this.onExit(rt, exit));
+    this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
+  }
+
+  private onExit(rt: PodRuntime, exit: ContainerExit): void {
+    rt.exit = exit;
+    rt.child = undefined;
+    const base = this.opts.restartBackoffBaseMs ?? 1000;
+    rt.restartAt = Date.now() + Math.min(this.opts.restartBackoffMaxMs ?? 60_000, base * 2 ** rt.restartCount);
+    try {
+      writePodState(rt);
+    } catch {
+      // the pod dir is gone (pod removed); nothing to record
+    }
+    this.log.info({ pod: rt.key, uid: rt.uid, exitCode: exit.exitCode, reason: exit.reason }, 'container exited');
+    if (rt.key) this.opts.requeue(rt.key);
+  }
+
+  private async terminate(pod: V1Pod, rt: PodRuntime | undefined): Promise<void> {
+    if (rt && isContainerRunning(rt)) {
+      const grace = (pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+      if (!rt.terminating) {
+        rt.terminating = { since: Date.now(), graceMs: grace, killed: false };
+        signalProcessGroup(rt.pid!, grace > 0 ? 'SIGTERM' : 'SIGKILL');
+        this.log.info({ pod: rt.key, uid: rt.uid, graceMs: grace }, 'stopping container');
+      }
+      const t = rt.terminating;
+      t.graceMs = Math.min(t.graceMs, grace); // a second delete may shorten the grace period
+      const left = t.since + t.graceMs - Date.now();
+      if (left > 0) return this.opts.requeue(rt.key, left + 10);
+      if (!t.killed) {
+        t.killed = true;
+        signalProcessGroup(rt.pid!, 'SIGKILL');
+      }
+      return this.opts.requeue(rt.key, 100); // wait for the exit
+    }
+    await this.deletePod(pod);
+    if (rt) this.killAndRemove(rt, 'pod deleted');
+  }
+
+  private async deletePod(pod: V1Pod): Promise<void> {
+    const { namespace, name } = splitKey(keyOf(pod));
+    try {
+      await this.opts.clients.core.deleteNamespacedPod({ namespace: namespace!, name, gracePeriodSeconds: 0, body: toDeleteBody({ gracePeriodSeconds: 0, uid: pod.metadata?.uid }) });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
+  }
+
+  private killAndRemove(rt: PodRuntime, why: string): void {
+    if (isContainerRunning(rt)) signalProcessGroup(rt.pid!, 'SIGKILL');
+    rt.child?.removeAllListeners('exit');
+    this.runtimes.delete(rt.uid);
+    rmSync(rt.dir, { recursive: true, force: true });
+    this.log.info({ pod: rt.key, uid: rt.uid, why }, 'pod cleaned up');
+  }
+
+  private async reportStatus(pod: V1Pod, rt: PodRuntime): Promise<void> {
+    const status = computePodStatus(pod, rt, isContainerRunning(rt));
+    if (!isPodStatusChanged(pod, status)) return;
+    const { namespace, name } = splitKey(keyOf(pod));
+    try {
+      const body = { metadata: { resourceVersion: pod.metadata?.resourceVersion }, status };
+      await this.opts.clients.core.patchNamespacedPodStatus({ namespace: namespace!, name, body }, mergePatch);
+    } catch (err) {
+      // 409: our cache is behind the server, so an update event is on its way and requeues this pod
+      if (isNotFound(err) || isConflict(err)) return;
+      throw err;
+    }
+  }
+}
