@@ -5,7 +5,7 @@ import type { ApiContext } from './rest/api-context';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './rest/discovery';
 import type { ResourceRequest } from './rest/handler-context';
 import { sendError, sendJson } from './rest/http-io';
-import { serveOpenAPI, type OpenAPICache } from './rest/openapi-docs';
+import { serveOpenAPI } from './rest/openapi-docs';
 import { parseRequestInfo } from './rest/request-info';
 import { routeResource } from './rest/resource-router';
 import { pathNotFound, unauthorized } from './rest/status-error';
@@ -15,7 +15,7 @@ import { authenticate } from './tokens';
 export const KUBE_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-kubevirt-ts', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64' };
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
-export interface RouterOptions { ctx: ApiContext; tokens: TokenFile; serverAddress: () => string; bookmarkIntervalMs: number; isReady: () => boolean; openapi: OpenAPICache }
+export interface RouterOptions { ctx: ApiContext; tokens: TokenFile; serverAddress: () => string; bookmarkIntervalMs: number; isReady: () => boolean }
 
 function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerResponse, path: string): void {
   const { ctx } = o;
@@ -27,7 +27,7 @@ function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerRes
   }
   if (path === '/api' || path === '/api/') return sendJson(res, 200, apiVersions(o.serverAddress()));
   if (path === '/apis' || path === '/apis/') return sendJson(res, 200, apiGroupList(ctx.registry, ctx.apiservices));
-  if (path.startsWith('/openapi/')) return serveOpenAPI(o.openapi, ctx.registry, req, res, path);
+  if (path.startsWith('/openapi/')) return serveOpenAPI(ctx.registry, req, res, path);
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api' && parts.length === 2) {
     const doc = apiResourceList(ctx.registry, '', parts[1]);

@@ -11,7 +11,6 @@ import { findAPIServiceStub, proxyUpgradeToAPIServiceStub } from './aggregation-
 import { parseRequestInfo } from './rest/request-info';
 import type { ApiContext } from './rest/api-context';
 import { TypeRegistry } from './rest/type-registry';
-import { OpenAPICache } from './rest/openapi-docs';
 import { openSqliteStore } from './store/sqlite-store';
 import type { Store } from './store/types';
 import { startControllers } from './controllers';
@@ -58,7 +57,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   let ready = false;
   let address = '';
   const server: Server = createServer({ cert: pki.certPem, key: pki.keyPem, keepAlive: true, requestTimeout: 0, keepAliveTimeout: 65_000, headersTimeout: 70_000 } as never,
-    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, openapi: new OpenAPICache(ctx.registry) }));
+    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready }));
   const sockets = new Set<Socket>();
   server.on('secureConnection', (s: Socket) => { s.setNoDelay(true); sockets.add(s); s.on('close', () => sockets.delete(s)); });
   server.on('upgrade', (req, socket, head) => {

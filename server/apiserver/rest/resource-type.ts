@@ -1,26 +1,10 @@
 /**
- * The descriptor of one served resource. Mirrors crd/resource-type.ts (switch the
- * re-export there when it lands); built-ins add a few REST-only fields.
+ * The descriptor of one served resource. crd/resource-type.ts's
+ * ResourceType; built-ins add a few REST-only fields.
  */
-export interface PrinterColumn { name: string; type: string; format?: string; description?: string; priority: number; jsonPath: string }
+import type { ResourceType } from '../crd/resource-type';
 
-export interface ResourceType {
-  group: string;
-  version: string;
-  resource: string;
-  kind: string;
-  listKind: string;
-  singular: string;
-  namespaced: boolean;
-  shortNames: string[];
-  categories: string[];
-  verbs: string[];
-  subresources: { status: boolean; scale?: boolean };
-  printerColumns: PrinterColumn[];
-  schema?: object;
-  storage: boolean;
-  served: boolean;
-}
+export type { PrinterColumn, ResourceType } from '../crd/resource-type';
 
 /** REST-layer extras for built-in kinds. */
 export interface ServedType extends ResourceType {

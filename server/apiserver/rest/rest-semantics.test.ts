@@ -218,7 +218,7 @@ describe('list', () => {
   it('renders pods as a Table with kubectl columns', async () => {
     const table = (await t.call('GET', '/api/v1/namespaces/sel/pods?limit=1', undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).body;
     expect(table.columnDefinitions.filter((c: any) => c.priority === 0).map((c: any) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
-    expect(table.rows[0].cells.slice(0, 4)).toEqual(['p0', '0/1', 'Pending', 0]);
+    expect(table.rows[0].cells.slice(0, 4)).toEqual(['p0', '0/1', 'Pending', '0']);
   });
 });
 

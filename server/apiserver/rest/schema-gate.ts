@@ -1,5 +1,5 @@
 import type { ApiContext } from './api-context';
-import { validateObject } from './crd-stub';
+import { validateObject } from '../crd/schema';
 import type { ServedType } from './resource-type';
 import { invalid } from './status-error';
 
@@ -14,7 +14,7 @@ export function fieldValidationFrom(query: URLSearchParams): FieldValidation {
 export function validateAgainstSchema(ctx: ApiContext, rt: ServedType, obj: any, fieldValidation: FieldValidation): { object: any; warnings: string[] } {
   const cs = ctx.registry.schemaFor(rt);
   if (!cs) return { object: obj, warnings: [] };
-  const r = validateObject(cs as never, obj, { fieldValidation });
+  const r = validateObject(cs, obj, { fieldValidation });
   if (r.causes.length > 0) {
     throw invalid(rt, obj.metadata?.name ?? '', r.causes.map((c) => ({ reason: c.type, field: c.field, message: c.message })));
   }

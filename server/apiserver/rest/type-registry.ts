@@ -1,5 +1,6 @@
 import { BUILTIN_TYPES } from './builtin-types';
-import { prepareSchema, resourceTypesFromCRD, type CompiledSchema } from './crd-stub';
+import { resourceTypesFromCRD } from '../crd/resource-type';
+import { prepareSchema, type CompiledSchema } from '../crd/schema';
 import type { ServedType } from './resource-type';
 
 export interface GroupInfo { name: string; versions: string[]; preferred: string }
