@@ -1,0 +1,74 @@
+/** Machine type, accelerator, CPU model and topology, memory. */
+import type { ConverterInput } from './converter-types';
+import { invalid } from './converter-error';
+import { parseBytes, parseQuantity } from './quantity';
+
+const MACHINE_TYPES = /^(q35|pc|pc-q35-[0-9.]+|pc-i440fx-[0-9.]+)$/;
+const CPU_MODEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const MAX_VCPUS = 288;
+const MiB = 2 ** 20;
+
+export const DEFAULT_MACHINE = 'q35';
+
+export function resolveMachine(input: ConverterInput): string {
+  const type = input.vmi.spec.domain.machine?.type || DEFAULT_MACHINE;
+  if (!MACHINE_TYPES.test(type)) throw invalid(`spec.domain.machine.type: unsupported machine type ${JSON.stringify(type)}`);
+  return type;
+}
+
+export function renderMachineArgs(input: ConverterInput, opts: { secureBoot: boolean }): string[] {
+  const acpiOff = input.vmi.spec.domain.features?.acpi?.enabled === false;
+  const machine = [resolveMachine(input)];
+  if (opts.secureBoot) machine.push('smm=on');
+  if (acpiOff) machine.push('acpi=off');
+  const accel = input.accel === 'kvm' ? 'kvm' : 'tcg,thread=multi';
+  return ['-machine', machine.join(','), '-accel', accel];
+}
+
+function positiveInt(v: unknown, field: string): number {
+  if (v === undefined || v === 0) return 0;
+  if (!Number.isInteger(v) || (v as number) < 0) throw invalid(`${field}: must be a positive integer`);
+  return v as number;
+}
+
+/** sockets × cores × threads; with none set, sockets = CPU limit (else request) rounded up (KubeVirt's defaulting). */
+export function resolveTopology(input: ConverterInput): { sockets: number; cores: number; threads: number; vcpus: number } {
+  const { cpu, resources } = input.vmi.spec.domain;
+  let sockets = positiveInt(cpu?.sockets, 'spec.domain.cpu.sockets');
+  const cores = positiveInt(cpu?.cores, 'spec.domain.cpu.cores') || 1;
+  const threads = positiveInt(cpu?.threads, 'spec.domain.cpu.threads') || 1;
+  if (!sockets) {
+    const fromResources = resources?.limits?.cpu ?? resources?.requests?.cpu;
+    sockets = cpu?.cores || cpu?.threads || fromResources === undefined
+      ? 1 : Math.max(1, Math.ceil(parseQuantity(fromResources, 'spec.domain.resources.cpu')));
+  }
+  const vcpus = sockets * cores * threads;
+  if (vcpus > MAX_VCPUS) throw invalid(`spec.domain.cpu: ${vcpus} vCPUs exceed the maximum of ${MAX_VCPUS}`);
+  return { sockets, cores, threads, vcpus };
+}
+
+export function renderCpuArgs(input: ConverterInput): string[] {
+  const t = resolveTopology(input);
+  const model = input.vmi.spec.domain.cpu?.model || 'host-model';
+  let cpu: string;
+  if (model === 'host-model' || model === 'host-passthrough') cpu = input.accel === 'kvm' ? 'host' : 'max';
+  else if (CPU_MODEL.test(model)) cpu = model;
+  else throw invalid(`spec.domain.cpu.model: invalid CPU model ${JSON.stringify(model)}`);
+  return ['-cpu', cpu, '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
+}
+
+/** memory.guest, else requests.memory, else limits.memory (KubeVirt's defaulting). */
+export function resolveMemoryBytes(input: ConverterInput): number {
+  const { memory, resources } = input.vmi.spec.domain;
+  const value = memory?.guest ?? resources?.requests?.memory ?? resources?.limits?.memory;
+  if (value === undefined) {
+    throw invalid("no memory requested, at least one of 'spec.domain.memory.guest' or 'spec.domain.resources.requests.memory' must be set");
+  }
+  const bytes = parseBytes(value, 'spec.domain.memory.guest');
+  if (bytes < MiB) throw invalid('spec.domain.memory.guest: must be at least 1Mi');
+  return bytes;
+}
+
+export function renderMemoryArgs(input: ConverterInput): string[] {
+  return ['-m', `${Math.ceil(resolveMemoryBytes(input) / MiB)}M`];
+}
