@@ -1,0 +1,53 @@
+/** Helpers for tests on a whole `kv up` cluster: handler endpoints, streams, pod dirs, processes. */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { dataPaths } from '../../data-dir';
+import { handlerTokenPath } from '../node-endpoint';
+
+export interface HandlerAccess { url: string; token: string }
+
+export function handlerAccess(dataDir: string, node: string, endpoint: string): HandlerAccess {
+  return { url: endpoint, token: readFileSync(handlerTokenPath(dataDir, node), 'utf8').trim() };
+}
+
+export function openStream(h: HandlerAccess, ns: string, name: string, kind: 'vnc' | 'console'): Promise<WebSocket> {
+  const ws = new WebSocket(`${h.url.replace(/^http/, 'ws')}/v1/namespaces/${ns}/virtualmachineinstances/${name}/${kind}`, { headers: { authorization: `Bearer ${h.token}` } });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+/** Sends Enter until the serial output contains `text` (getty reprints its prompt on a newline). */
+export async function waitForSerial(ws: WebSocket, text: string, timeoutMs: number): Promise<string> {
+  let out = '';
+  ws.on('message', (d: Buffer) => { out += d.toString('latin1'); });
+  const deadline = Date.now() + timeoutMs;
+  while (!out.includes(text)) {
+    if (Date.now() > deadline) throw new Error(`serial never showed ${JSON.stringify(text)}; got ${JSON.stringify(out.slice(-500))}`);
+    ws.send(Buffer.from('\r'));
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return out;
+}
+
+export function qemuPidOf(dataDir: string, node: string, podUID: string): number | undefined {
+  const file = join(dataPaths(dataDir).node(node), 'pods', podUID, 'qemu.pid');
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : undefined;
+}
+
+export const isAlive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+
+/** PIDs whose command line contains every one of `parts` (e.g. ['handler', '--node', 'node-1', dataDir]). */
+export function findProcesses(parts: string[]): number[] {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((d) => {
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      return parts.every((p) => cmd.includes(p)) ? [Number(d)] : [];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * A VMI on a whole embedded cluster (`kv up`: API server, scheduler, 2 nodes with kubelet and
+ * virt-handler, virt-controller) with real QEMU guests from the demo image.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type TestCluster } from '../../e2e/harness';
+import { makeKubeClients, type KubeClients } from '../kube/clients';
+import { makeKubeConfig } from '../kube/kubeconfig';
+import { ANNOTATION_HANDLER_ENDPOINT } from './constants';
+import { probeRFB } from './testing/rfb-probe';
+import { findProcesses, handlerAccess, isAlive, openStream, qemuPidOf, waitForSerial } from './testing/stack-helpers';
+
+const NS = 'default';
+let cluster: TestCluster;
+let k: KubeClients;
+
+const vmiSpec = (name: string, opts: { image?: string; memory?: string; grace?: number } = {}) => ({
+  apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: NS },
+  spec: {
+    terminationGracePeriodSeconds: opts.grace ?? 5,
+    domain: { memory: { guest: opts.memory ?? '256Mi' }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } },
+    volumes: [{ name: 'root', containerDisk: { image: opts.image ?? 'demo' } }],
+  },
+});
+const getVMI = async (name: string): Promise<any> => k.vmis.get(NS, name).catch(() => undefined);
+const cond = (vmi: any, type: string) => vmi?.status?.conditions?.find((c: any) => c.type === type);
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function runningVMI(name: string, opts = {}): Promise<{ vmi: any; node: string; podUID: string; qemuPid: number }> {
+  await k.vmis.create(NS, vmiSpec(name, opts) as any);
+  const vmi = await until(`${name} Running`, async () => { const v = await getVMI(name); return v?.status?.phase === 'Running' && v; });
+  const node = vmi.status.nodeName;
+  const podUID = Object.keys(vmi.status.activePods)[0];
+  const qemuPid = await until('qemu pid', async () => qemuPidOf(cluster.dataDir, node, podUID), 10_000);
+  return { vmi, node, podUID, qemuPid };
+}
+
+async function handlerOf(node: string) {
+  const n = await k.core.readNode({ name: node });
+  return handlerAccess(cluster.dataDir, node, n.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]);
+}
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 2, console: false });
+  k = makeKubeClients(makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca }));
+}, 180_000);
+afterAll(async () => { await cluster?.stop(); }, 90_000);
+
+describe('a VMI on kv up', () => {
+  it('runs, shows a login prompt on serial and a non-blank VNC screen, then deletes cleanly', async () => {
+    const { node, podUID, qemuPid } = await runningVMI('demo-1');
+    expect(isAlive(qemuPid)).toBe(true);
+    const h = await handlerOf(node);
+
+    const serial = await openStream(h, NS, 'demo-1', 'console');
+    await waitForSerial(serial, 'login:', 60_000);
+    serial.close();
+
+    const vnc = await openStream(h, NS, 'demo-1', 'vnc');
+    const rfb = await probeRFB(vnc);
+    vnc.close();
+    expect(rfb.version).toBe('RFB 003.008');
+    expect(rfb.width).toBeGreaterThan(0);
+    expect(rfb.distinctBytes).toBeGreaterThan(1);
+
+    const t0 = Date.now();
+    await k.vmis.delete(NS, 'demo-1');
+    await until('VMI and pod gone', async () => !(await getVMI('demo-1'))
+      && !(await k.core.listNamespacedPod({ namespace: NS, labelSelector: `kubevirt.io/created-by` })).items.some((p) => p.metadata?.uid === podUID), 30_000);
+    expect(isAlive(qemuPid)).toBe(false);
+    expect(Date.now() - t0).toBeLessThan((5 + 15) * 1000);
+  }, 180_000);
+
+  it('kill -9 of QEMU fails the VMI with a reason', async () => {
+    const { qemuPid } = await runningVMI('demo-2');
+    process.kill(qemuPid, 'SIGKILL');
+    const vmi = await until('Failed', async () => { const v = await getVMI('demo-2'); return v?.status?.phase === 'Failed' && v; }, 30_000);
+    expect(vmi.status.reason).toBeTruthy();
+  }, 120_000);
+
+  it('the guest keeps running through kill -9 of virt-handler and the kubelet', async () => {
+    const { node, qemuPid } = await runningVMI('demo-3');
+    for (const component of [['handler', '--node', node], ['node', '--name', node]]) {
+      const pids = findProcesses([...component, cluster.dataDir]);
+      expect(pids.length).toBeGreaterThan(0);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      await until(`${component[0]} restarted`, async () => findProcesses([...component, cluster.dataDir]).some((p) => !pids.includes(p)), 30_000);
+    }
+    const h = await until('handler endpoint', async () => handlerOf(node).catch(() => undefined), 30_000);
+    const serial = await until('console after restart', async () => openStream(h, NS, 'demo-3', 'console').catch(() => undefined), 30_000);
+    await waitForSerial(serial, 'login:', 30_000);
+    serial.close();
+    expect(isAlive(qemuPid)).toBe(true);
+    expect((await getVMI('demo-3')).status.phase).toBe('Running');
+  }, 180_000);
+
+  it('says why a VMI larger than any node cannot be scheduled', async () => {
+    await k.vmis.create(NS, vmiSpec('huge', { memory: '4096Gi' }) as any);
+    const c = await until('PodScheduled', async () => cond(await getVMI('huge'), 'PodScheduled'), 30_000);
+    expect(c).toMatchObject({ status: 'False', reason: 'Unschedulable' });
+    expect(c.message).toMatch(/Insufficient memory/);
+  }, 60_000);
+
+  it('says clearly that an image is unknown', async () => {
+    await k.vmis.create(NS, vmiSpec('ghost', { image: 'foo' }) as any);
+    const c = await until('Synchronized', async () => cond(await getVMI('ghost'), 'Synchronized'), 30_000);
+    expect(c).toMatchObject({ status: 'False', reason: 'ErrImagePull', message: 'image "foo" not found in the local image store; import it with kv images import' });
+  }, 60_000);
+});
