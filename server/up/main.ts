@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dataPaths } from '../data-dir';
-import { log } from '../log';
+import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
 import { consoleLoginUrl } from './login-url';
-
-const upLog = log.child({ component: 'kv-up' });
 
 /** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
 function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
@@ -39,6 +37,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   }
   const paths = dataPaths(opts.dataDir);
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const { log: upLog, say } = createUpLog(paths.logs);
+  say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
   const p = plan(opts);
   const running: SupervisedComponent[] = [];
   const launch = (spec: ComponentSpec) => {
@@ -53,12 +53,12 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     abort.abort();
-    upLog.info('stopping');
+    say('kv up: stopping');
     // reverse start order: console, node agents, controllers, API server last
     for (const c of [...running].reverse()) await c.stop();
     const leftovers = sweepPodProcesses(paths.nodes);
     if (leftovers.length) upLog.warn({ pids: leftovers }, 'killed leftover pod processes');
-    upLog.info('stopped');
+    say('kv up: stopped');
     process.exit(code);
   };
   process.on('SIGTERM', () => void stop(0));
@@ -73,10 +73,11 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       access = readApiAccess(paths.kubeconfig);
       return !!access && (await apiGet(access, '/readyz')).status === 200;
     }, { timeoutMs: 60_000, signal: abort.signal });
-    upLog.info({ kubeconfig: paths.kubeconfig, server: access!.server }, 'API server ready');
+    say(`kv up: API server ready at ${access!.server}`);
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
+    say(`kv up: ${opts.nodes} node(s) Ready`);
     let consoleUrl = '(console disabled)';
     if (p.console) {
       launch(p.console);
