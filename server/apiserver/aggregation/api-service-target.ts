@@ -1,0 +1,40 @@
+import { resolveServiceTarget } from '../admission/service-resolver';
+
+/** Annotation that points an APIService straight at a URL (embedded mode, tests). */
+export const ENDPOINT_ANNOTATION = 'apiserver.kubevirt-ts.io/endpoint';
+
+export interface ProxyTarget {
+  url: URL;
+  /** DNS name TLS is verified against (service DNS name), when not the URL's host */
+  serverName?: string;
+  ca?: string;
+  insecure: boolean;
+}
+
+/** Where to send requests for an APIService: annotation URL, else its service via the resolver. */
+export function apiServiceTarget(svc: any): ProxyTarget {
+  const spec = svc?.spec ?? {};
+  const insecure = spec.insecureSkipTLSVerify === true;
+  const ca = spec.caBundle ? Buffer.from(spec.caBundle, 'base64').toString('utf8') : undefined;
+  const override = svc?.metadata?.annotations?.[ENDPOINT_ANNOTATION];
+  if (override) return { url: new URL(override), ca, insecure };
+  const { namespace, name, port } = spec.service ?? {};
+  const target = resolveServiceTarget(namespace, name, port);
+  return { url: new URL(target.baseURL), serverName: target.serverName, ca, insecure };
+}
+
+/** Available unless its Available condition says otherwise (nobody may be managing status). */
+export function isAPIServiceAvailable(svc: any): boolean {
+  const cond = (svc?.status?.conditions ?? []).find((c: any) => c.type === 'Available');
+  return !cond || cond.status === 'True';
+}
+
+/**
+ * The APIService serving group/version, if it is proxied to a service. `Local` APIServices (no
+ * spec.service: the API server's own groups) are not proxied and not returned.
+ */
+export function findAPIService(apiservices: any[], group: string, version: string): any | undefined {
+  return (apiservices ?? []).find(
+    (s) => s?.spec?.group === group && s?.spec?.version === version && (s.spec.service || s.metadata?.annotations?.[ENDPOINT_ANNOTATION]),
+  );
+}
