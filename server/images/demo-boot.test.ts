@@ -14,7 +14,7 @@ import { startDemoGuest, type DemoGuest } from './testing/demo-guest';
 import { countChangedPixels, measureScreen } from './testing/ppm';
 import { waitForAsync } from './testing/wait-for';
 
-const BOOT_BOUND_MS = 20_000;
+const BOOT_BOUND_MS = 30_000;
 const STOP_BOUND_MS = 15_000;
 const BOOT_TEST_TIMEOUT_MS = 90_000;
 
