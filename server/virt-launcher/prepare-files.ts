@@ -1,0 +1,35 @@
+/** Creates the files the converter asked for: qcow2 overlays (base never written), empty disks, EFI vars copies. */
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import type { FileToCreate } from './converter-types';
+
+const run = promisify(execFile);
+const QEMU_IMG = 'qemu-img';
+const QEMU_IMG_TIMEOUT_MS = 30_000;
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(() => true, () => false);
+}
+
+async function createFile(f: FileToCreate): Promise<void> {
+  await mkdir(dirname(f.path), { recursive: true });
+  switch (f.kind) {
+    case 'overlay':
+      await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', '-F', f.backingFormat, '-b', f.backing, f.path], { timeout: QEMU_IMG_TIMEOUT_MS });
+      return;
+    case 'emptyDisk':
+      await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', f.path, String(f.sizeBytes)], { timeout: QEMU_IMG_TIMEOUT_MS });
+      return;
+    case 'copy':
+      await copyFile(f.source, f.path);
+  }
+}
+
+/** Creates every missing file (existing ones are kept: a second `sync` must not wipe a disk). */
+export async function createDomainFiles(files: FileToCreate[]): Promise<void> {
+  for (const f of files) {
+    if (!(await exists(f.path))) await createFile(f);
+  }
+}
