@@ -40,7 +40,7 @@ function applyReturnedPatch(object: any, response: any): any {
   try {
     return applyJsonPatch(object, ops);
   } catch (e) {
-    throw new Error(`failed to apply patch: ${(e as { detail?: string }).detail ?? (e as Error).message}`);
+    throw new Error(`failed to apply patch: ${(e as { detail?: string }).detail ?? (e as Error).message}`, { cause: e });
   }
 }
 

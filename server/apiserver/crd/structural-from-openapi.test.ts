@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readCRDManifests } from './crd-manifests';
+import { KUBEVIRT_CRD_SPECS, renderCRD } from './kubevirt-crd-specs';
+import { QUANTITY_PATTERN, structuralSchemaFor } from './structural-from-openapi';
+
+const defs = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'openapi', 'kubevirt-openapi-v2.json'), 'utf8')).definitions;
+
+describe('structuralSchemaFor', () => {
+  const toy = {
+    Root: { type: 'object', properties: {
+      metadata: { $ref: '#/definitions/k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+      size: { $ref: '#/definitions/k8s.io.apimachinery.pkg.api.resource.Quantity', description: 'how big' },
+      port: { $ref: '#/definitions/k8s.io.apimachinery.pkg.util.intstr.IntOrString' },
+      raw: { $ref: '#/definitions/k8s.io.apimachinery.pkg.runtime.RawExtension' },
+      template: { $ref: '#/definitions/Template' },
+      when: { type: ['string', 'null'] },
+      items: { type: 'array', items: { default: {}, $ref: '#/definitions/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
+      loose: { type: 'array', items: { $ref: '#/definitions/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['other'] },
+      self: { $ref: '#/definitions/Root' },
+    } },
+    Template: { type: 'object', properties: { metadata: { $ref: '#/definitions/k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta' } } },
+    Item: { type: 'object', required: ['name'], properties: { name: { type: 'string', default: '' }, other: { type: 'string' } } },
+    'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta': { type: 'object', properties: { name: { type: 'string' } } },
+  };
+  const s: any = structuralSchemaFor(toy, 'Root');
+
+  it.each([
+    ['root metadata is a plain object', s.properties.metadata, { type: 'object' }],
+    ['Quantity is int-or-string with a pattern', s.properties.size, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true, pattern: QUANTITY_PATTERN, description: 'how big' }],
+    ['IntOrString', s.properties.port, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }],
+    ['RawExtension preserves unknown fields', s.properties.raw, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
+    ['nested metadata preserves unknown fields', s.properties.template.properties.metadata, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, nullable: true }],
+    ['type arrays become nullable', s.properties.when, { type: 'string', nullable: true }],
+    ['a recursive reference stops', s.properties.self, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
+  ])('%s', (_n, actual, expected) => {
+    expect(actual).toEqual(expected);
+  });
+
+  it('drops defaults and keeps list-type map only when its keys are required', () => {
+    expect(JSON.stringify(s)).not.toContain('"default"');
+    expect(s.properties.items['x-kubernetes-list-type']).toBe('map');
+    expect(s.properties.loose['x-kubernetes-list-type']).toBe('atomic');
+  });
+});
+
+/** kube's structural rules: every node typed (or int-or-string / preserve-unknown), no $ref, no default. */
+function structuralViolations(node: any, path: string, out: string[]): string[] {
+  if (node.$ref) out.push(`${path}: $ref`);
+  if (node.default !== undefined) out.push(`${path}: default`);
+  if (!node.type && !node['x-kubernetes-int-or-string'] && !node['x-kubernetes-preserve-unknown-fields']) out.push(`${path}: no type`);
+  if (node.properties && node.additionalProperties) out.push(`${path}: properties and additionalProperties`);
+  for (const [k, v] of Object.entries<any>(node.properties ?? {})) structuralViolations(v, `${path}.${k}`, out);
+  if (node.items) structuralViolations(node.items, `${path}[]`, out);
+  if (node.additionalProperties && typeof node.additionalProperties === 'object') structuralViolations(node.additionalProperties, `${path}{}`, out);
+  return out;
+}
+
+describe('deploy/crds', () => {
+  const files = readCRDManifests();
+
+  it('is what scripts/gen-crds.ts generates from deploy/openapi (run it after changing either)', () => {
+    const expected = KUBEVIRT_CRD_SPECS.map((spec) => renderCRD(spec, structuralSchemaFor(defs, spec.definition)));
+    expect(files.map((c) => c.metadata.name).sort()).toEqual(expected.map((c: any) => c.metadata.name).sort());
+    for (const crd of expected as any[]) expect(files.find((f) => f.metadata.name === crd.metadata.name)).toEqual(crd);
+  });
+
+  it.each(files.map((c) => [c.metadata.name, c]))('%s has a structural schema', (_name, crd: any) => {
+    expect(structuralViolations(crd.spec.versions[0].schema.openAPIV3Schema, '', [])).toEqual([]);
+  });
+
+  it('names and shortNames match KubeVirt', () => {
+    const names = Object.fromEntries(files.map((c) => [c.spec.names.kind, [c.spec.scope, c.spec.names.shortNames ?? [], c.spec.names.categories ?? []]]));
+    expect(names).toEqual({
+      VirtualMachine: ['Namespaced', ['vm', 'vms'], ['all']],
+      VirtualMachineInstance: ['Namespaced', ['vmi', 'vmis'], ['all']],
+      VirtualMachineInstanceMigration: ['Namespaced', ['vmim', 'vmims'], ['all']],
+      MigrationPolicy: ['Cluster', [], []],
+    });
+  });
+});
