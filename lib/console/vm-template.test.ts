@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { buildVirtualMachine, composeUserData, DEFAULT_CREATE_FORM, initialRunStrategy, needsStartAfterCreate, validateCreateForm } from './vm-template';
+
+const form = { ...DEFAULT_CREATE_FORM, name: 'web-1' };
+
+describe('buildVirtualMachine', () => {
+  it('builds the VM the form describes', () => {
+    const vm = buildVirtualMachine({ ...form, cores: 2, memory: '1Gi', image: 'demo:latest' });
+    expect(vm.metadata).toEqual({ name: 'web-1', namespace: 'default' });
+    expect(vm.spec.runStrategy).toBe('Always');
+    expect(vm.spec.template.spec.domain).toMatchObject({ cpu: { cores: 2 }, memory: { guest: '1Gi' } });
+    expect(vm.spec.template.spec.volumes?.[0]).toEqual({ name: 'root', containerDisk: { image: 'demo:latest' } });
+    expect(vm.spec.template.spec.volumes?.[1].cloudInitNoCloud?.userData).toContain('hello from cloud-init');
+  });
+
+  it('leaves out the cloud-init disk when there is no user data', () => {
+    const vm = buildVirtualMachine({ ...form, userData: '' });
+    expect(vm.spec.template.spec.domain.devices.disks?.map((d) => d.name)).toEqual(['root']);
+  });
+});
+
+describe('run strategy at create', () => {
+  it.each([
+    ['Always', true, 'Always', false], ['Always', false, 'Halted', false],
+    ['Halted', true, 'Always', false], ['Manual', true, 'Manual', true],
+    ['Manual', false, 'Manual', false], ['RerunOnFailure', false, 'Halted', false],
+  ] as const)('%s, start now %s → %s (start request: %s)', (runStrategy, startNow, want, start) => {
+    expect(initialRunStrategy({ runStrategy, startNow })).toBe(want);
+    expect(needsStartAfterCreate({ runStrategy, startNow })).toBe(start);
+  });
+});
+
+describe('composeUserData', () => {
+  it.each([
+    ['#cloud-config\nhostname: a\n', '#cloud-config\nhostname: a\nssh_authorized_keys:\n  - ssh-ed25519 AAA k\n'],
+    ['#!/bin/sh\necho hi\n', "#!/bin/sh\necho hi\nmkdir -p /root/.ssh && echo 'ssh-ed25519 AAA k' >> /root/.ssh/authorized_keys\n"],
+    ['', '#cloud-config\nssh_authorized_keys:\n  - ssh-ed25519 AAA k\n'],
+  ])('folds the key into %j', (ud, want) => expect(composeUserData(ud, 'ssh-ed25519 AAA k')).toBe(want));
+});
+
+describe('validateCreateForm', () => {
+  it.each([
+    [{ name: '' }, 'name'], [{ name: 'Web_1' }, 'name'], [{ cores: 0 }, 'cores'], [{ memory: 'lots' }, 'memory'],
+    [{ sshKey: 'not a key' }, 'sshKey'], [{ image: '' }, 'image'],
+  ])('%j is refused at %s', (patch, field) => expect(Object.keys(validateCreateForm({ ...form, ...patch }))).toEqual([field]));
+  it('accepts the defaults with a name', () => expect(validateCreateForm(form)).toEqual({}));
+});
