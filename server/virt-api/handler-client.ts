@@ -1,0 +1,86 @@
+/**
+ * Reaching the virt-handler of a VMI's node: its URL from the Node annotation the handler writes,
+ * its bearer token from the node runtime dir (embedded mode). Commands are plain HTTP requests;
+ * streams are WebSockets dialed before the client is upgraded, so failures stay HTTP statuses.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CoreV1Api } from '@kubernetes/client-node';
+import WebSocket from 'ws';
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import { dataPaths } from '../data-dir';
+import { messageOf } from '../kube/api-errors';
+import { ApiError, badRequest, internal } from './api-error';
+
+/** Written by virt-handler on its Node (see server/virt-handler/constants.ts). */
+export const HANDLER_ENDPOINT_ANNOTATION = 'kubevirt.io/handler-endpoint';
+const HANDLER_TOKEN_FILE = 'handler.token';
+const COMMAND_TIMEOUT_MS = 30_000;
+
+export interface HandlerEndpoint { url: string; token: string }
+
+export interface HandlerLookup {
+  core: CoreV1Api;
+  /** Embedded mode: where the node token files are. */
+  dataDir?: string;
+}
+
+export async function resolveHandler(h: HandlerLookup, vmi: VirtualMachineInstance): Promise<HandlerEndpoint> {
+  const node = vmi.status?.nodeName;
+  if (!node) throw badRequest('VMI is not running');
+  let url: string | undefined;
+  try {
+    url = (await h.core.readNode({ name: node })).metadata?.annotations?.[HANDLER_ENDPOINT_ANNOTATION];
+  } catch (err) {
+    throw internal(`unable to find the handler of node ${node}: ${messageOf(err)}`);
+  }
+  if (!url) throw internal(`node ${node} does not advertise a virt-handler endpoint`);
+  let token = '';
+  if (h.dataDir) {
+    try { token = readFileSync(join(dataPaths(h.dataDir).node(node), HANDLER_TOKEN_FILE), 'utf8').trim(); } catch { /* no token: the handler answers 401 */ }
+  }
+  return { url: url.replace(/\/$/, ''), token };
+}
+
+const vmiPath = (vmi: VirtualMachineInstance, sub: string) =>
+  `/v1/namespaces/${vmi.metadata.namespace}/virtualmachineinstances/${vmi.metadata.name}/${sub}`;
+
+/** Turns the handler's Status error into ours; its conflicts keep their code, transport errors are 500. */
+function fromHandler(code: number, body: string): ApiError {
+  let message = body;
+  try { message = JSON.parse(body).message ?? body; } catch { /* plain text */ }
+  if (code >= 400 && code < 500 && code !== 401 && code !== 404) return new ApiError(code, code === 409 ? 'Conflict' : 'BadRequest', message);
+  return internal(message || `virt-handler answered ${code}`);
+}
+
+export interface HandlerResponse { body: Buffer; contentType: string }
+
+export async function callHandler(ep: HandlerEndpoint, vmi: VirtualMachineInstance, method: 'GET' | 'PUT', sub: string): Promise<HandlerResponse> {
+  let res: Response;
+  try {
+    res = await fetch(`${ep.url}${vmiPath(vmi, sub)}`, {
+      method, headers: { authorization: `Bearer ${ep.token}` }, signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+    });
+  } catch (err) {
+    throw internal(`unable to reach virt-handler: ${messageOf(err)}`);
+  }
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok) throw fromHandler(res.status, body.toString('utf8'));
+  return { body, contentType: res.headers.get('content-type') ?? 'application/json' };
+}
+
+/** Opens the handler's stream socket; rejects with the handler's HTTP status as an ApiError. */
+export function dialHandlerStream(ep: HandlerEndpoint, vmi: VirtualMachineInstance, kind: 'vnc' | 'console'): Promise<WebSocket> {
+  const url = `${ep.url.replace(/^http/, 'ws')}${vmiPath(vmi, kind)}`;
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${ep.token}` }, handshakeTimeout: COMMAND_TIMEOUT_MS });
+    ws.once('open', () => { ws.removeAllListeners('error'); resolve(ws); });
+    ws.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => reject(fromHandler(res.statusCode ?? 500, Buffer.concat(chunks).toString('utf8'))));
+      res.on('error', () => reject(internal('virt-handler refused the stream')));
+    });
+    ws.once('error', (err) => reject(internal(`unable to reach virt-handler: ${err.message}`)));
+  });
+}

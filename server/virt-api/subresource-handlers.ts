@@ -1,0 +1,88 @@
+/**
+ * The HTTP (non-WebSocket) subresources: authorize for the caller, validate state, record intent
+ * (lifecycle) or forward to the node's virt-handler (pause, unpause, softreboot, guestosinfo,
+ * vnc/screenshot). One table: subresource → method, verb and handler.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, VMI_RESOURCE, VM_RESOURCE, badRequest } from './api-error';
+import { callHandler, resolveHandler } from './handler-client';
+import { applyWrites } from './lifecycle/apply-writes';
+import { planMigrate } from './lifecycle/migrate';
+import { decodeOptions, isDryRun, type DryRunOptions } from './lifecycle/options';
+import { planRestart } from './lifecycle/restart';
+import { planStart } from './lifecycle/start';
+import { planStop } from './lifecycle/stop';
+import { checkGuestAgent, checkPause, checkScreenshot, checkSoftReboot, checkUnpause } from './lifecycle/vmi-checks';
+import type { Write } from './lifecycle/writes';
+import { readOptionalBody } from './request-body';
+import type { Caller } from './request-auth';
+import { findVM, findVMI, getVM, getVMI, type SubresourceContext } from './subresource-context';
+import type { SubresourcePath } from './subresource-path';
+import type { VirtualMachine, VirtualMachineInstance } from '../../lib/kubevirt';
+
+type Reply = { code: number; body?: Buffer | string; contentType?: string };
+interface Call { ctx: SubresourceContext; path: SubresourcePath; req: IncomingMessage }
+interface Route { method: 'GET' | 'PUT'; run(c: Call): Promise<Reply> }
+
+type Planner = (vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: any) => Write[];
+
+const lifecycle = (kind: 'start' | 'stop' | 'restart' | 'migrate', plan: Planner): Route => ({
+  method: 'PUT',
+  async run({ ctx, path, req }) {
+    const opts = decodeOptions<DryRunOptions>(kind, await readOptionalBody(req));
+    const vm = await getVM(ctx, path.namespace, path.name);
+    const vmi = await findVMI(ctx, path.namespace, path.name);
+    const writes = plan(vm, vmi, opts);
+    await applyWrites({ custom: ctx.custom, namespace: path.namespace, name: path.name, dryRun: isDryRun(opts) }, writes);
+    return { code: 202 };
+  },
+});
+
+const forward = (sub: string, method: 'GET' | 'PUT', check: (vmi: VirtualMachineInstance, c: Call) => Promise<void> | void): Route => ({
+  method,
+  async run(c) {
+    const { ctx, path, req } = c;
+    const opts = method === 'PUT' ? decodeOptions<DryRunOptions>('vmi', await readOptionalBody(req)) : {};
+    const vmi = await getVMI(ctx, path.namespace, path.name);
+    await check(vmi, c);
+    if (isDryRun(opts)) return { code: 200 };
+    const res = await callHandler(await resolveHandler(ctx.handlers, vmi), vmi, method, sub);
+    return method === 'PUT' ? { code: 200 } : { code: 200, body: res.body, contentType: res.contentType };
+  },
+});
+
+const ROUTES: Record<string, Record<string, Route>> = {
+  virtualmachines: {
+    start: lifecycle('start', planStart),
+    stop: lifecycle('stop', planStop),
+    restart: lifecycle('restart', planRestart),
+    migrate: lifecycle('migrate', planMigrate),
+    'expand-spec': {
+      method: 'GET',
+      async run({ ctx, path }) { return { code: 200, body: JSON.stringify(await getVM(ctx, path.namespace, path.name)), contentType: 'application/json' }; },
+    },
+  },
+  virtualmachineinstances: {
+    pause: forward('pause', 'PUT', checkPause),
+    unpause: forward('unpause', 'PUT', async (vmi, { ctx, path }) => checkUnpause(vmi, await findVM(ctx, path.namespace, path.name))),
+    softreboot: forward('softreboot', 'PUT', checkSoftReboot),
+    guestosinfo: forward('guestosinfo', 'GET', checkGuestAgent),
+    'vnc/screenshot': forward('screenshot', 'GET', checkScreenshot),
+  },
+};
+
+export function findRoute(path: SubresourcePath): Route | undefined {
+  return ROUTES[path.resource]?.[path.subresource];
+}
+
+export async function serveSubresource(ctx: SubresourceContext, caller: Caller, path: SubresourcePath, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const route = findRoute(path);
+  const resource = path.resource === 'virtualmachines' ? VM_RESOURCE : VMI_RESOURCE;
+  if (!route) throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${resource} ${path.subresource})`);
+  if (req.method !== route.method) throw new ApiError(405, 'MethodNotAllowed', `${req.method} is not supported on ${path.subresource}`);
+  if (!path.name) throw badRequest('name is required');
+  await ctx.authorizer.check(caller, { verb: route.method === 'PUT' ? 'update' : 'get', namespace: path.namespace, resource: path.resource, subresource: path.subresource, name: path.name });
+  const reply = await route.run({ ctx, path, req });
+  res.writeHead(reply.code, reply.body !== undefined ? { 'content-type': reply.contentType ?? 'application/json' } : {});
+  res.end(reply.body);
+}

@@ -1,0 +1,23 @@
+/** PURE: parsing `/apis/subresources.kubevirt.io/{version}/namespaces/{ns}/{plural}/{name}/{sub}`. */
+import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
+import { SERVED_VERSIONS } from './discovery';
+
+export interface SubresourcePath {
+  namespace: string;
+  resource: 'virtualmachines' | 'virtualmachineinstances';
+  name: string;
+  /** `start`, `vnc`, `vnc/screenshot`, ... */
+  subresource: string;
+}
+
+const PREFIX = `/apis/${SUBRESOURCES_GROUP}/`;
+
+export function parseSubresourcePath(pathname: string): SubresourcePath | undefined {
+  if (!pathname.startsWith(PREFIX)) return undefined;
+  const parts = pathname.slice(PREFIX.length).split('/').map(decodeURIComponent);
+  const [version, nsWord, namespace, resource, name, ...rest] = parts;
+  if (!(SERVED_VERSIONS as readonly string[]).includes(version) || nsWord !== 'namespaces') return undefined;
+  if (resource !== 'virtualmachines' && resource !== 'virtualmachineinstances') return undefined;
+  if (!namespace || !name || !rest.length || rest.some((p) => !p)) return undefined;
+  return { namespace, resource, name, subresource: rest.join('/') };
+}

@@ -1,0 +1,104 @@
+/**
+ * virt-api: one HTTPS server for the admission webhooks, the aggregated API
+ * `subresources.kubevirt.io` (discovery, lifecycle verbs, console streams) and /healthz.
+ * `startVirtApi` issues its certificate from the cluster CA and registers itself (embedded mode).
+ */
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
+import type { VirtualMachineInstanceMigration } from '../../lib/kubevirt';
+import { makeKubeClients } from '../kube/clients';
+import { loadKubeConfig } from '../kube/kubeconfig';
+import { log } from '../log';
+import { createAdmissionListener } from './admission/webhook-server';
+import { ApiError, rejectUpgrade, sendApiError } from './api-error';
+import { serveStream } from './console-proxy';
+import { apiGroup, apiResourceList, SERVED_VERSIONS } from './discovery';
+import { registerVirtApi } from './register';
+import { createAuthorizer, identifyCaller } from './request-auth';
+import { ensureServingCert } from './serving-cert';
+import type { SubresourceContext } from './subresource-context';
+import { serveSubresource } from './subresource-handlers';
+import { parseSubresourcePath } from './subresource-path';
+import { VncSessions } from './vnc-sessions';
+
+const apiLog = log.child({ component: 'virt-api' });
+const WEBHOOK_PATH = /^\/(mutate|validate)-[a-z]+$/;
+
+export interface VirtApiOptions {
+  kubeconfig?: string;
+  /** Embedded mode: the cluster data dir (CA to issue our cert, node handler tokens). Registers the APIService and webhooks. */
+  dataDir: string;
+  /** 0 = a free port */
+  port?: number;
+  host?: string;
+  /** Origins (besides our own host) allowed to open console sockets, e.g. the web console's URL. */
+  allowedOrigins?: string[];
+  register?: boolean;
+}
+
+export interface VirtApi { url: string; port: number; close(): Promise<void> }
+
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function serveDiscovery(pathname: string, res: ServerResponse): boolean {
+  if (pathname === '/healthz' || SERVED_VERSIONS.some((v) => pathname === `/apis/${SUBRESOURCES_GROUP}/${v}/healthz`)) {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    return true;
+  }
+  if (pathname === `/apis/${SUBRESOURCES_GROUP}`) return sendJson(res, 200, apiGroup()), true;
+  const version = SERVED_VERSIONS.find((v) => pathname === `/apis/${SUBRESOURCES_GROUP}/${v}`);
+  if (version) return sendJson(res, 200, apiResourceList(version)), true;
+  if (pathname === '/apis') return sendJson(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup()] }), true;
+  return false;
+}
+
+export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
+  const kc = loadKubeConfig(opts.kubeconfig);
+  const clients = makeKubeClients(kc);
+  const cert = ensureServingCert(opts.dataDir);
+  const ctx: SubresourceContext = {
+    custom: kc.makeApiClient(CustomObjectsApi), core: kc.makeApiClient(CoreV1Api), authorizer: createAuthorizer(kc),
+    handlers: { core: clients.core, dataDir: opts.dataDir }, vnc: new VncSessions(), allowedOrigins: opts.allowedOrigins ?? [],
+  };
+  const admission = createAdmissionListener({
+    getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
+    listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],
+  });
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const pathname = new URL(req.url ?? '/', 'https://x').pathname;
+    if (serveDiscovery(pathname, res)) return;
+    if (WEBHOOK_PATH.test(pathname)) return void admission(req, res);
+    const path = parseSubresourcePath(pathname);
+    if (!path) return sendApiError(res, new ApiError(404, 'NotFound', 'the server could not find the requested resource'));
+    Promise.resolve().then(() => serveSubresource(ctx, identifyCaller(req), path, req, res)).catch((err) => {
+      if (!(err instanceof ApiError)) apiLog.warn({ err, path: pathname }, 'subresource failed');
+      sendApiError(res, err);
+    });
+  };
+  const server: Server = createServer({ cert: cert.certPem, key: cert.keyPem, ca: cert.caPem, requestCert: true, rejectUnauthorized: false }, onRequest);
+  server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
+    const path = parseSubresourcePath(new URL(req.url ?? '/', 'https://x').pathname);
+    if (!path) return rejectUpgrade(socket, new ApiError(404, 'NotFound', 'the server could not find the requested resource'));
+    let caller;
+    try { caller = identifyCaller(req); } catch (err) { return rejectUpgrade(socket, err); }
+    void serveStream(ctx, caller, path, req, socket, head);
+  });
+  const sockets = new Set<Socket>();
+  server.on('secureConnection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, resolve); });
+  const port = (server.address() as AddressInfo).port;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (opts.register !== false) await registerVirtApi(kc, { url, host, port, caPem: cert.caPem });
+  apiLog.info({ url }, 'virt-api ready');
+  return {
+    url, port,
+    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); for (const s of sockets) s.destroy(); }),
+  };
+}
