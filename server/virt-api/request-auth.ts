@@ -48,6 +48,16 @@ export function identifyCaller(req: IncomingMessage): Caller {
 const forbiddenMessage = (who: string, a: Access) =>
   `User "${who}" cannot ${a.verb} resource "${a.resource}/${a.subresource}" in API group "${SUBRESOURCES_GROUP}" in the namespace "${a.namespace}"`;
 
+function denied(who: string, access: Access): ApiError {
+  const named = access.resource === 'virtualmachines' ? 'virtualmachine.kubevirt.io' : 'virtualmachineinstance.kubevirt.io';
+  return new ApiError(403, 'Forbidden', `${named} "${access.name}" is forbidden: ${forbiddenMessage(who, access)}`);
+}
+
+/** The user a kube Forbidden message names (`... User "viewer" cannot ...`); a token caller's name is only known this way. */
+function userInDenial(message: unknown): string | undefined {
+  return typeof message === 'string' ? /User "([^"]*)"/.exec(message)?.[1] : undefined;
+}
+
 export interface Authorizer {
   /** Throws 401/403 as an ApiError when the caller may not. */
   check(caller: Caller, access: Access): Promise<void>;
@@ -73,11 +83,10 @@ export function createAuthorizer(kc: KubeConfig): Authorizer {
         throw internal(`unable to authorize the request: ${messageOf(err)}`);
       }
       if (res.status === 401) throw unauthorized('Unauthorized');
+      if (res.status === 403 && self) throw denied(userInDenial(res.json?.message) ?? 'unknown', access);
       if (res.status >= 300) throw internal(`unable to authorize the request: ${res.json?.message ?? res.status}`);
       if (res.json?.status?.allowed) return;
-      const who = caller.kind === 'user' ? caller.username : res.json?.status?.user ?? 'token';
-      const named = access.resource === 'virtualmachines' ? 'virtualmachine.kubevirt.io' : 'virtualmachineinstance.kubevirt.io';
-      throw new ApiError(403, 'Forbidden', `${named} "${access.name}" is forbidden: ${forbiddenMessage(who, access)}`);
+      throw denied(caller.kind === 'user' ? caller.username : userInDenial(res.json?.message) ?? 'unknown', access);
     },
   };
 }

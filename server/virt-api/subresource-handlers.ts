@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, VMI_RESOURCE, VM_RESOURCE, badRequest } from './api-error';
 import { callHandler, resolveHandler } from './handler-client';
-import { applyWrites } from './lifecycle/apply-writes';
+import { applyWrites, StaleRead } from './lifecycle/apply-writes';
 import { planMigrate } from './lifecycle/migrate';
 import { decodeOptions, isDryRun, type DryRunOptions } from './lifecycle/options';
 import { planRestart } from './lifecycle/restart';
@@ -24,17 +24,26 @@ type Reply = { code: number; body?: Buffer | string; contentType?: string };
 interface Call { ctx: SubresourceContext; path: SubresourcePath; req: IncomingMessage }
 interface Route { method: 'GET' | 'PUT'; run(c: Call): Promise<Reply> }
 
+/** Re-reads after a resourceVersion-only guard failed (the controller wrote in between); a failed value test is a 409 at once. */
+const STALE_READ_ATTEMPTS = 3;
+
 type Planner = (vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: any) => Write[];
 
 const lifecycle = (kind: 'start' | 'stop' | 'restart' | 'migrate', plan: Planner): Route => ({
   method: 'PUT',
   async run({ ctx, path, req }) {
     const opts = decodeOptions<DryRunOptions>(kind, await readOptionalBody(req));
-    const vm = await getVM(ctx, path.namespace, path.name);
-    const vmi = await findVMI(ctx, path.namespace, path.name);
-    const writes = plan(vm, vmi, opts);
-    await applyWrites({ custom: ctx.custom, namespace: path.namespace, name: path.name, dryRun: isDryRun(opts) }, writes);
-    return { code: 202 };
+    for (let attempt = 1; ; attempt++) {
+      const vm = await getVM(ctx, path.namespace, path.name);
+      const vmi = await findVMI(ctx, path.namespace, path.name);
+      try {
+        await applyWrites({ custom: ctx.custom, namespace: path.namespace, name: path.name, dryRun: isDryRun(opts) }, plan(vm, vmi, opts));
+        return { code: 202 };
+      } catch (err) {
+        if (!(err instanceof StaleRead)) throw err;
+        if (attempt >= STALE_READ_ATTEMPTS) throw err.conflict;
+      }
+    }
   },
 });
 

@@ -49,11 +49,25 @@ async function applyOne(t: WriteTarget, w: Write): Promise<void> {
   }
 }
 
+/** Guarded only by the resourceVersion (nothing finer to test): losing that race is no real conflict. */
+export const isVersionGuarded = (w: Write) => 'ops' in w && w.ops[0]?.op === 'test' && w.ops[0].path === '/metadata/resourceVersion';
+
+/** Thrown when a resourceVersion-guarded write lost a race: the caller re-reads and plans again. */
+export class StaleRead extends Error {
+  constructor(readonly conflict: ApiError) {
+    super(cause.message);
+  }
+}
+
 export async function applyWrites(t: WriteTarget, writes: Write[]): Promise<void> {
   const done: Write[] = [];
   try {
     for (const w of writes) {
-      await applyOne(t, w);
+      try {
+        await applyOne(t, w);
+      } catch (err) {
+        throw err instanceof ApiError && err.code === 409 && isVersionGuarded(w) ? new StaleRead(err) : err;
+      }
       done.push(w);
     }
   } catch (err) {
