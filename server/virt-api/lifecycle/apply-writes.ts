@@ -55,7 +55,7 @@ export const isVersionGuarded = (w: Write) => 'ops' in w && w.ops[0]?.op === 'te
 /** Thrown when a resourceVersion-guarded write lost a race: the caller re-reads and plans again. */
 export class StaleRead extends Error {
   constructor(readonly conflict: ApiError) {
-    super(cause.message);
+    super(conflict.message);
   }
 }
 
