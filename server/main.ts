@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { log } from './log';
+import { registerConsole } from './console/register';
+import { startVirtApi } from './virt-api/virt-api-server';
 
 const consoleLog = log.child({ component: 'console' });
 const projectDir = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +31,8 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
   });
   if (values.kubeconfig) process.env.KUBECONFIG = values.kubeconfig;
   if (values['data-dir']) process.env.KV_DATA_DIR = values['data-dir'];
+  // console: session key + /ws/watch, /ws/vnc/, /ws/console/ (server/console/register.ts)
+  registerConsole(addUpgradeRoute, values['data-dir']);
   const port = Number(values.port);
   const hostname = values.host!;
   const app = next({ dev: values.dev, dir: projectDir, hostname, port });
@@ -49,6 +53,7 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
     else if (!pathname?.startsWith('/_next/')) socket.destroy(); // Next handles its own HMR upgrades
   });
   await new Promise<void>((r) => server.listen(port, hostname, r));
+  if (values['data-dir']) await startVirtApi({ kubeconfig: values.kubeconfig, dataDir: values['data-dir'], port: Number(process.env.KV_VIRT_API_PORT ?? 0), allowedOrigins: [`http://${hostname}:${port}`] });
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
   const shutdown = () => server.close(() => process.exit(0));
   process.on('SIGTERM', shutdown);
