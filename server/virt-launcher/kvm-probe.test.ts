@@ -20,7 +20,7 @@ describe('kvm probe', () => {
     const cacheDir = join(dir, 'cached');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(cacheDir);
-    writeFileSync(join(cacheDir, PROBE_FILE), JSON.stringify({ accel: 'kvm', reason: 'cached', durationMs: 1, probedAt: 'x' }));
+    writeFileSync(join(cacheDir, PROBE_FILE), JSON.stringify({ accel: 'kvm', kvm: true, reason: 'cached', durationMs: 1, probedAt: 'x' }));
     await expect(detectAccel({ cacheDir, env: {} })).resolves.toMatchObject({ accel: 'kvm', reason: 'cached' });
   });
 

@@ -12,7 +12,8 @@ import { dirname, join } from 'node:path';
 import { log } from '../log';
 
 export type Accel = 'kvm' | 'tcg';
-export interface ProbeResult { accel: Accel; reason: string; durationMs: number; probedAt: string }
+/** `kvm` mirrors `accel` for readers of kvm-probe.json (server/node/kvm-probe-result.ts). */
+export interface ProbeResult { accel: Accel; kvm: boolean; reason: string; durationMs: number; probedAt: string }
 
 const logger = log.child({ component: 'kvm-probe' });
 export const KVM_DEVICE = '/dev/kvm';
@@ -65,7 +66,7 @@ export async function runProbeGuest(accel: Accel, timeoutMs = DEFAULT_TIMEOUT_MS
 
 async function probe(timeoutMs: number): Promise<Omit<ProbeResult, 'probedAt'>> {
   const started = Date.now();
-  const done = (accel: Accel, reason: string) => ({ accel, reason, durationMs: Date.now() - started });
+  const done = (accel: Accel, reason: string) => ({ accel, kvm: accel === 'kvm', reason, durationMs: Date.now() - started });
   try {
     await access(KVM_DEVICE, constants.R_OK | constants.W_OK);
   } catch {
@@ -76,9 +77,9 @@ async function probe(timeoutMs: number): Promise<Omit<ProbeResult, 'probedAt'>> 
 }
 
 /** KV_ACCEL override, else the cached result in `cacheDir/kvm-probe.json`, else a fresh probe (then cached). */
-export async function detectAccel(opts: { cacheDir?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ProbeResult> {
+export async function detectAccel(opts: { cacheDir?: string; timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<ProbeResult> {
   const forced = (opts.env ?? process.env).KV_ACCEL;
-  if (forced === 'kvm' || forced === 'tcg') return { accel: forced, reason: 'KV_ACCEL', durationMs: 0, probedAt: new Date().toISOString() };
+  if (forced === 'kvm' || forced === 'tcg') return { accel: forced, kvm: forced === 'kvm', reason: 'KV_ACCEL', durationMs: 0, probedAt: new Date().toISOString() };
   const cacheFile = opts.cacheDir ? join(opts.cacheDir, PROBE_FILE) : undefined;
   if (cacheFile) {
     const cached = await readFile(cacheFile, 'utf8').then((t) => JSON.parse(t) as ProbeResult, () => undefined);

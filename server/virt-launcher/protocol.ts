@@ -135,7 +135,7 @@ export interface Commands {
   /** PPM or PNG written into the pod dir. */
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];
   /** target side: start QEMU with `-incoming defer`, then migrate-incoming on a free loopback port. */
-  prepareIncoming: [{ vmi: LauncherVMI }, { port: number; host: string }];
+  prepareIncoming: [{ vmi: LauncherVMI; allowPostCopy?: boolean }, { port: number; host: string }];
   /** source side: starts the migration and returns at once; follow `migration` events or `migrationStatus`. */
   migrate: [{ host: string; port: number; params?: MigrationParams }, MigrationInfo];
   migrationStatus: [undefined, MigrationInfo];

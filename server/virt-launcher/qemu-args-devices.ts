@@ -6,6 +6,8 @@ import { invalid } from './converter-error';
 import { checkName, escapeOptValue, renderJson, renderOpts, userAlias } from './qemu-opts';
 
 export const GUEST_AGENT_CHANNEL = 'org.qemu.guest_agent.0';
+/** QEMU id of the agent's port: VSERPORT_CHANGE events carry it. */
+export const GUEST_AGENT_PORT_ID = 'channel0';
 const WATCHDOG_ACTIONS = ['reset', 'poweroff', 'shutdown', 'pause', 'none'];
 
 function socketChardev(id: string, path: string): string {
@@ -30,7 +32,7 @@ export function renderConsoleArgs(input: ConverterInput): string[] {
   args.push(
     '-device', renderJson({ driver: 'virtio-serial-pci', id: 'virtio-serial0' }),
     '-chardev', socketChardev('qga0', join(dir, POD_FILES.guestAgentSocket)),
-    '-device', renderJson({ driver: 'virtserialport', bus: 'virtio-serial0.0', chardev: 'qga0', name: GUEST_AGENT_CHANNEL }),
+    '-device', renderJson({ driver: 'virtserialport', id: GUEST_AGENT_PORT_ID, bus: 'virtio-serial0.0', chardev: 'qga0', name: GUEST_AGENT_CHANNEL }),
   );
   return args;
 }

@@ -37,7 +37,9 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
   const files: FileToCreate[] = [...(firmware.files ?? []), ...(disks.files ?? [])];
   const args = [
     '-name', `guest=${escapeOptValue(domainName(input))},debug-threads=on`,
-    '-no-user-config', '-nodefaults', '-S',
+    // -S: the launcher continues once QMP is up (or not: startStrategy Paused);
+    // -no-shutdown: a guest poweroff stops QEMU and the launcher decides (quit, or reset for a soft reboot).
+    '-no-user-config', '-nodefaults', '-S', '-no-shutdown',
     ...renderMachineArgs(input, { secureBoot: isSecureBoot(input) }),
     ...renderCpuArgs(input),
     ...renderMemoryArgs(input),

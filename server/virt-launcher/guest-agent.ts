@@ -1,0 +1,91 @@
+/**
+ * qemu-guest-agent over the `qga.sock` chardev: one short connection per query, guest-sync
+ * first (the channel may hold stale replies), then the commands. No agent → connected: false.
+ */
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { GuestInfo } from './protocol';
+import { POD_FILES } from './protocol';
+
+const DEFAULT_TIMEOUT_MS = 1_500;
+
+class AgentSession {
+  private buffer = '';
+  private waiters: ((msg: Record<string, any>) => void)[] = [];
+
+  constructor(private readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      this.buffer += chunk.replaceAll('\xff', '');
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) >= 0) {
+        const line = this.buffer.slice(0, nl).trim();
+        this.buffer = this.buffer.slice(nl + 1);
+        try { if (line) this.waiters.shift()?.(JSON.parse(line)); } catch { /* garbage before sync */ }
+      }
+    });
+  }
+
+  private next(): Promise<Record<string, any>> { return new Promise((resolve) => this.waiters.push(resolve)); }
+
+  async sync(): Promise<void> {
+    const id = Math.floor(Math.random() * 2 ** 31);
+    this.socket.write(`${JSON.stringify({ execute: 'guest-sync-delimited', arguments: { id } })}\n`);
+    for (;;) if ((await this.next()).return === id) return;
+  }
+
+  async execute<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+    this.socket.write(`${JSON.stringify(args ? { execute: command, arguments: args } : { execute: command })}\n`);
+    const msg = await this.next();
+    if (msg.error) throw new Error(`${command}: ${msg.error.desc ?? 'guest agent error'}`);
+    return msg.return as T;
+  }
+}
+
+async function withAgent<T>(podDir: string, timeoutMs: number, fn: (s: AgentSession) => Promise<T>): Promise<T> {
+  const socket = connect(join(podDir, POD_FILES.guestAgentSocket));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('guest agent timeout')), timeoutMs); });
+  const failed = new Promise<never>((_, reject) => socket.once('error', reject));
+  try {
+    await Promise.race([new Promise((r) => socket.once('connect', r)), failed, timeout]);
+    const session = new AgentSession(socket);
+    return await Promise.race([session.sync().then(() => fn(session)), failed, timeout]);
+  } finally {
+    clearTimeout(timer);
+    socket.destroy();
+  }
+}
+
+interface OsInfo { name?: string; id?: string; version?: string; 'version-id'?: string; 'pretty-name'?: string; 'kernel-release'?: string; 'kernel-version'?: string; machine?: string }
+interface AgentIface { name: string; 'hardware-address'?: string; 'ip-addresses'?: { 'ip-address': string }[] }
+
+export async function queryGuestInfo(podDir: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GuestInfo> {
+  try {
+    return await withAgent(podDir, timeoutMs, async (s) => {
+      const info = await s.execute<{ version?: string }>('guest-info');
+      const os = await s.execute<OsInfo>('guest-get-osinfo').catch(() => undefined);
+      const host = await s.execute<{ 'host-name'?: string }>('guest-get-host-name').catch(() => undefined);
+      const ifaces = await s.execute<AgentIface[]>('guest-network-get-interfaces').catch(() => undefined);
+      return {
+        connected: true, agentVersion: info.version, hostname: host?.['host-name'],
+        os: os && { name: os.name, id: os.id, version: os.version, versionId: os['version-id'], prettyName: os['pretty-name'], kernelRelease: os['kernel-release'], kernelVersion: os['kernel-version'], machine: os.machine },
+        interfaces: ifaces?.map((i) => ({ name: i.name, mac: i['hardware-address'], ipAddresses: (i['ip-addresses'] ?? []).map((a) => a['ip-address']) })),
+      };
+    });
+  } catch {
+    return { connected: false };
+  }
+}
+
+/** guest-shutdown mode=reboot; resolves false when no agent answered. */
+export async function rebootViaAgent(podDir: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<boolean> {
+  try {
+    await withAgent(podDir, timeoutMs, async (s) => {
+      s.execute('guest-shutdown', { mode: 'reboot' }).catch(() => undefined); // the agent never replies to guest-shutdown
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The launcher's brain: turns `sync`/`prepareIncoming` into a running Domain (convert, create
+ * files, spawn QEMU) and routes the lifecycle, query and migration commands to it. One launcher
+ * runs at most one domain (one VMI boot); when QEMU exits the launcher reports and ends.
+ */
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import { log } from '../log';
+import { LAUNCHER_ERRORS, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './qemu-args';
+import { Domain, type DomainExit } from './domain';
+import { createDomainFiles } from './prepare-files';
+import { planCloudInitMedia, writeCloudInitMedia } from './cloud-init';
+import { findFreePort, FINAL_MIGRATION_STATES, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './domain-migration';
+import { collectDomainStats } from './domain-stats';
+import { queryGuestInfo, rebootViaAgent } from './guest-agent';
+
+export class CommandError extends Error {
+  constructor(readonly reason: string, message: string) { super(message); }
+}
+
+export interface LauncherOptions {
+  podDir: string;
+  accel: () => Promise<'kvm' | 'tcg'>;
+  image: ConverterInput['image'];
+  ovmf?: ConverterInput['ovmf'];
+  binary?: string;
+}
+
+const MIGRATION_POLL_MS = 500;
+
+export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [DomainExit] }> {
+  domain?: Domain;
+  /** the VMI's terminationGracePeriodSeconds (SIGTERM → ACPI shutdown with this grace). */
+  graceSeconds?: number;
+  private starting?: Promise<DomainStatus>;
+  private plan?: ConverterOutput;
+  private migrationTimer?: NodeJS.Timeout;
+  private logger = log.child({ component: 'virt-launcher' });
+
+  constructor(readonly opts: LauncherOptions) { super(); }
+
+  async handle<C extends CommandName>(cmd: C, args: CommandArgs<C>): Promise<unknown> {
+    const a = args as any;
+    switch (cmd) {
+      case 'sync': return this.ensureDomain(a?.vmi, false);
+      case 'prepareIncoming': return this.prepareIncoming(a?.vmi, a?.allowPostCopy === true);
+      case 'status': return this.requireDomain().status;
+      case 'pause': await this.requireDomain().pause(); return this.domain!.status;
+      case 'unpause': await this.requireDomain().unpause(); return this.domain!.status;
+      case 'reset': await this.requireDomain().reset(); return this.domain!.status;
+      case 'kill': await this.domain?.kill(); return this.domain?.status;
+      case 'shutdown': await this.domain?.shutdown(Number(a?.graceSeconds ?? 0)); return this.domain?.status;
+      case 'softReboot': return this.softReboot();
+      case 'guestInfo': this.requireDomain(); return queryGuestInfo(this.opts.podDir);
+      case 'stats': return this.stats();
+      case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
+      case 'migrate': return this.migrate(a);
+      case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
+      case 'migrateCancel': await this.requireDomain().requireQmp().execute('migrate_cancel'); return queryMigration(this.domain!.requireQmp());
+      default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
+    }
+  }
+
+  /** Idempotent: the first sync starts the domain, later ones (same VMI UID) return its status. */
+  ensureDomain(vmi: LauncherVMI | undefined, incoming: boolean): Promise<DomainStatus> {
+    if (!vmi?.metadata?.name || !vmi.spec?.domain) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'sync needs a VMI');
+    const uid = vmi.metadata.uid ?? '';
+    if (this.domain && this.domain.status.vmiUID !== uid) {
+      throw new CommandError(LAUNCHER_ERRORS.uidMismatch, `this launcher runs VMI ${this.domain.status.vmiUID}, not ${uid}`);
+    }
+    this.graceSeconds = vmi.spec.terminationGracePeriodSeconds ?? this.graceSeconds;
+    this.starting ??= this.startDomain(vmi, incoming);
+    return this.starting.then(() => this.domain!.status);
+  }
+
+  private async startDomain(vmi: LauncherVMI, incoming: boolean): Promise<DomainStatus> {
+    const accel = await this.opts.accel();
+    const { podDir } = this.opts;
+    const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
+    this.domain = domain;
+    domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
+    domain.on('exit', (e) => { clearInterval(this.migrationTimer); this.emit('exit', e); });
+    try {
+      const media = await writeCloudInitMedia(planCloudInitMedia(vmi, podDir));
+      const ports = new Map<string, number>();
+      for (const iface of vmi.spec.domain.devices?.interfaces ?? []) {
+        for (const p of iface.ports ?? []) ports.set(`${p.protocol ?? 'TCP'}/${p.port}`, await findFreePort('127.0.0.1'));
+      }
+      this.plan = renderQemuArgs({
+        vmi, podDir, accel, image: this.opts.image, cloudInitMedia: media, ovmf: this.opts.ovmf, incoming, binary: this.opts.binary,
+        allocateHostPort: (p) => ports.get(`${p.protocol}/${p.port}`)!,
+      });
+      domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
+      await createDomainFiles(this.plan.files);
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming });
+      this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state }, 'domain started');
+      return domain.status;
+    } catch (err) {
+      const reason = err instanceof ConverterError ? err.reason : LAUNCHER_ERRORS.startFailed;
+      if (domain.running) await domain.kill();
+      domain.update({ state: 'shutoff', reason, message: (err as Error).message });
+      this.emit('exit', { status: domain.status, qemu: { code: null, signal: null, stderrTail: '' } });
+      throw new CommandError(reason, (err as Error).message);
+    }
+  }
+
+  private async prepareIncoming(vmi: LauncherVMI | undefined, allowPostCopy: boolean): Promise<{ host: string; port: number }> {
+    await this.ensureDomain(vmi, true);
+    const d = this.requireDomain();
+    d.on('qmpEvent', (e) => {
+      if (e.event !== 'MIGRATION' || e.data?.status !== 'completed') return;
+      void d.requireQmp().execute('cont').catch(() => undefined); // started with -S: continue once the state is in
+    });
+    return startIncoming(d.requireQmp(), { allowPostCopy });
+  }
+
+  private async migrate(a: CommandArgs<'migrate'>): Promise<MigrationInfo> {
+    const d = this.requireDomain();
+    const qmp = d.requireQmp();
+    if (!a?.host || !Number.isInteger(a.port)) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'migrate needs host and port');
+    const before = d.status.state;
+    d.setState('migrating', undefined);
+    try {
+      await startOutgoing(qmp, a);
+    } catch (err) {
+      d.setState(before, undefined);
+      throw new CommandError(LAUNCHER_ERRORS.migration, (err as Error).message);
+    }
+    let postcopy = false;
+    this.migrationTimer = setInterval(() => void queryMigration(qmp).then(async (info) => {
+      this.emit('event', { event: 'migration', info });
+      if (!postcopy && shouldStartPostcopy(info, a.params)) { postcopy = true; await qmp.execute('migrate-start-postcopy').catch(() => undefined); }
+      if (!FINAL_MIGRATION_STATES.has(info.status)) return;
+      clearInterval(this.migrationTimer);
+      if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else d.setState(before, undefined);
+    }).catch(() => undefined), MIGRATION_POLL_MS);
+    return queryMigration(qmp);
+  }
+
+  private async softReboot(): Promise<{ method: 'guest-agent' | 'acpi' }> {
+    const d = this.requireDomain();
+    if (d.status.agentConnected && await rebootViaAgent(this.opts.podDir)) return { method: 'guest-agent' };
+    d.requestRebootOnShutdown();
+    await d.requireQmp().execute('system_powerdown');
+    return { method: 'acpi' };
+  }
+
+  private async stats() {
+    const d = this.requireDomain();
+    return collectDomainStats({ qmp: d.requireQmp(), pid: d.status.qemuPid ?? -1, vcpus: this.plan?.vcpus ?? 1, memoryBytes: this.plan?.memoryBytes ?? 0 });
+  }
+
+  private async screendump(format: 'ppm' | 'png'): Promise<{ path: string; format: 'ppm' | 'png' }> {
+    const qmp = this.requireDomain().requireQmp();
+    const path = join(this.opts.podDir, `screendump.${format}`);
+    try {
+      await qmp.execute('screendump', format === 'png' ? { filename: path, format: 'png' } : { filename: path });
+      return { path, format };
+    } catch (err) {
+      if (format === 'ppm') throw err;
+      return this.screendump('ppm');
+    }
+  }
+
+  requireDomain(): Domain {
+    if (!this.domain) throw new CommandError(LAUNCHER_ERRORS.notStarted, 'no domain: send sync first');
+    return this.domain;
+  }
+}
