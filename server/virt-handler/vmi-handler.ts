@@ -1,6 +1,9 @@
 /**
- * virt-handler's VMI loop for one node: watches the VMIs labelled `kubevirt.io/nodeName=<node>`,
- * drives their launchers and writes what it sees into their status (once, only if changed).
+ * virt-handler's VMI loop for one node: drives the launchers of the VMIs whose status.nodeName is
+ * this node and writes what it sees into their status (once, only if changed).
+ * KubeVirt's handler watches by the `kubevirt.io/nodeName` label; we watch all VMIs and filter on
+ * status.nodeName, so a label write the admission webhook refuses (the controller not running as
+ * a KubeVirt service account) cannot strand a VMI. Fine at embedded scale; see the report.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
@@ -11,7 +14,7 @@ import { Informer } from '../kube/informer';
 import { collectionPath, VirtualMachineInstanceResource } from '../kube/resources';
 import { log } from '../log';
 import { computeDomainStatus } from './compute-domain-status';
-import { Label, Phase, Reason } from './constants';
+import { Phase, Reason } from './constants';
 import { LauncherConnections } from './launcher-connections';
 import { forgetGuestInfo, observeLauncher } from './observe-launcher';
 import { podDirOf, podUIDOnNode } from './pod-dir';
@@ -38,12 +41,15 @@ export class VMIHandler {
 
   constructor(private readonly opts: VMIHandlerOptions) {
     this.log = log.child({ component: 'virt-handler', node: opts.node });
-    this.vmis = new Informer({
-      kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceResource), labelSelector: `${Label.NodeName}=${opts.node}`,
-    });
+    this.vmis = new Informer({ kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis], workers: 4 });
     this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
-    this.vmis.on(this.controller.enqueueHandlers());
+    const mine = (vmi: any) => vmi?.status?.nodeName === opts.node;
+    this.vmis.on({
+      add: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
+      update: (_old, vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
+      delete: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
+    });
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -58,8 +64,9 @@ export class VMIHandler {
     return vmi && podUID ? { vmi, podDir: podDirOf(this.opts.dataDir, this.opts.node, podUID) } : undefined;
   }
 
+  /** The VMIs on this node. */
   list(): VirtualMachineInstance[] {
-    return this.vmis.list() as VirtualMachineInstance[];
+    return (this.vmis.list() as VirtualMachineInstance[]).filter((v) => v.status?.nodeName === this.opts.node);
   }
 
   enqueue(key: string): void {

@@ -52,7 +52,7 @@ describe('VMI controller on a real API server', () => {
     const created = await api.call('POST', vmis, newVMI('alpha'));
     expect(created.status).toBe(201);
     const uid = created.body.metadata.uid;
-    const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod');
+    const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod') as any[];
     await waitFor(async () => (await getVMI('alpha')).status?.phase === 'Scheduling', 5000, 'Scheduling');
     expect((await getVMI('alpha')).metadata.finalizers).toContain('kubevirt.io/foregroundDeleteVirtualMachine');
 
@@ -79,7 +79,7 @@ describe('VMI controller on a real API server', () => {
 
   it('copies PodScheduled=False from an unschedulable Pod', async () => {
     const created = await api.call('POST', vmis, newVMI('huge'));
-    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod');
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as any[];
     const message = '0/2 nodes are available: 2 Insufficient memory.';
     await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`,
       { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }] } }, { contentType: 'application/merge-patch+json' });
@@ -89,7 +89,7 @@ describe('VMI controller on a real API server', () => {
 
   it('fails the VMI when its Pod fails before hand-over', async () => {
     const created = await api.call('POST', vmis, newVMI('crashy'));
-    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod');
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as any[];
     await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`, { status: {
       phase: 'Failed', containerStatuses: [{ name: 'compute', ready: false, restartCount: 0, image: 'x', imageID: '', state: { terminated: { exitCode: 1, reason: 'Error', message: 'launcher crashed' } } }],
     } }, { contentType: 'application/merge-patch+json' });

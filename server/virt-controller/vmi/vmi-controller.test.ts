@@ -13,7 +13,7 @@ function setup() {
     core: { createNamespacedPod: async ({ body }: any) => { calls.push('createPod'); return { ...body, metadata: { ...body.metadata, name: 'virt-launcher-testvmi-x' } }; } },
     vmis: {
       replaceStatus: async (_ns: string, _n: string, body: any) => { calls.push('replaceStatus'); return body; },
-      jsonPatch: async () => { calls.push('patchMetadata'); return {}; },
+      jsonPatch: async () => { calls.push('patchMetadata'); return { metadata: { finalizers: ['kubevirt.io/foregroundDeleteVirtualMachine'], resourceVersion: '2' } }; },
     },
   };
   const recorder = { record: async () => undefined };

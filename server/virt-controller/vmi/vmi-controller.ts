@@ -5,11 +5,13 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
+import { messageOf } from '../../kube/api-errors';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
 import type { EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
+import { log } from '../../log';
 import { collectionPath, keyOf, PodResource, VirtualMachineInstanceResource } from '../../kube/resources';
 import type { ImageExists } from './check-images';
 import { computeStatus, isFinal } from './compute-status';
@@ -36,6 +38,7 @@ export class VMIController {
   readonly pods: Informer<any>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
+  private readonly log = log.child({ component: 'vmi-controller' });
 
   constructor(private readonly opts: VMIControllerOptions) {
     const kc = opts.clients.kc;
@@ -79,7 +82,8 @@ export class VMIController {
     const vmiClient = clients.vmis as VMIClient;
     const written = await writeStatusIfChanged(vmiClient, vmi, status);
     const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);
-    await patchMetadataIfNeeded(vmiClient, written, { nodeName: status.nodeName, finalizer: !gone });
+    await patchMetadataIfNeeded(vmiClient, written, { nodeName: status.nodeName, finalizer: !gone },
+      (err) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node'));
     if (syncError?.reason === Reason.ErrImagePull) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
     else if (syncError) throw syncError;
   }

@@ -41,8 +41,15 @@ export function metadataPatch(vmi: VirtualMachineInstance, want: { nodeName?: st
   return [{ op: 'test', path: '/metadata/resourceVersion', value: vmi.metadata.resourceVersion }, ...ops];
 }
 
-export async function patchMetadataIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }): Promise<void> {
-  const ops = metadataPatch(vmi, want);
-  if (!ops.length) return;
-  await vmis.jsonPatch(vmi.metadata.namespace ?? 'default', vmi.metadata.name ?? '', ops);
+/**
+ * Finalizer first (it must succeed: thrown errors requeue), then the node label on its own: the
+ * label is informational for us (virt-handler selects on status.nodeName), so a refusal is logged.
+ */
+export async function patchMetadataIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }, onLabelError: (err: unknown) => void): Promise<void> {
+  const { namespace = 'default', name = '' } = vmi.metadata;
+  let current = vmi;
+  const finalizerOps = metadataPatch(vmi, { finalizer: want.finalizer });
+  if (finalizerOps.length) current = (await vmis.jsonPatch(namespace, name, finalizerOps)) as VirtualMachineInstance;
+  const labelOps = metadataPatch(current, { nodeName: want.nodeName, finalizer: want.finalizer });
+  if (labelOps.length) await vmis.jsonPatch(namespace, name, labelOps).catch(onLabelError);
 }
