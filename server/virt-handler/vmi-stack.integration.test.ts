@@ -13,6 +13,7 @@ import { findProcesses, handlerAccess, isAlive, openStream, qemuPidOf, waitForSe
 const NS = 'default';
 let cluster: TestCluster;
 let k: KubeClients;
+const qemuPids: number[] = [];
 
 const vmiSpec = (name: string, opts: { image?: string; memory?: string; grace?: number } = {}) => ({
   apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: NS },
@@ -41,6 +42,7 @@ async function runningVMI(name: string, opts = {}): Promise<{ vmi: any; node: st
   const node = vmi.status.nodeName;
   const podUID = Object.keys(vmi.status.activePods)[0];
   const qemuPid = await until('qemu pid', async () => qemuPidOf(cluster.dataDir, node, podUID), 10_000);
+  qemuPids.push(qemuPid);
   return { vmi, node, podUID, qemuPid };
 }
 
@@ -53,7 +55,11 @@ beforeAll(async () => {
   cluster = await startCluster({ nodes: 2, console: false });
   k = makeKubeClients(makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca }));
 }, 180_000);
-afterAll(async () => { await cluster?.stop(); }, 90_000);
+afterAll(async () => {
+  await cluster?.stop();
+  // after `kv up` stops, no guest is left behind
+  expect(qemuPids.filter(isAlive)).toEqual([]);
+}, 90_000);
 
 describe('a VMI on kv up', () => {
   it('runs, shows a login prompt on serial and a non-blank VNC screen, then deletes cleanly', async () => {
@@ -89,13 +95,14 @@ describe('a VMI on kv up', () => {
 
   it('the guest keeps running through kill -9 of virt-handler and the kubelet', async () => {
     const { node, qemuPid } = await runningVMI('demo-3');
+    const before = await handlerOf(node);
     for (const component of [['handler', '--node', node], ['node', '--name', node]]) {
       const pids = findProcesses([...component, cluster.dataDir]);
       expect(pids.length).toBeGreaterThan(0);
       for (const pid of pids) process.kill(pid, 'SIGKILL');
       await until(`${component[0]} restarted`, async () => findProcesses([...component, cluster.dataDir]).some((p) => !pids.includes(p)), 30_000);
     }
-    const h = await until('handler endpoint', async () => handlerOf(node).catch(() => undefined), 30_000);
+    const h = await until('new handler endpoint', async () => { const a = await handlerOf(node).catch(() => undefined); return a?.url !== before.url && a; }, 30_000);
     const serial = await until('console after restart', async () => openStream(h, NS, 'demo-3', 'console').catch(() => undefined), 30_000);
     await waitForSerial(serial, 'login:', 30_000);
     serial.close();
