@@ -9,6 +9,7 @@ import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
 import { localImageCheck } from './local-images';
+import { MigrationController } from './migration/migration-controller';
 import { VMIController } from './vmi/vmi-controller';
 import { VMController } from './vm/vm-controller';
 
@@ -32,6 +33,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
     render: { launcherImage: ctx.launcherImage },
   }),
   vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder }),
+  migration: (ctx) => new MigrationController({ clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage } }),
 };
 
 /** Starts every controller; resolves when the signal aborts and all have stopped. */

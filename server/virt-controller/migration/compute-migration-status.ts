@@ -82,7 +82,7 @@ export function computeMigrationStatus(vmim: VirtualMachineInstanceMigration, i:
   for (let step = nextStep(vmim, phase, i); step; step = nextStep(vmim, phase, i)) {
     phase = step.phase;
     failed = step.failure ?? failed;
-    if (!stamps.some((s) => s.phase === phase)) stamps.push({ phase, phaseTransitionTimestamp: i.now.toISOString() });
+    if (!stamps.some((s) => s.phase === phase)) stamps.push({ phase: phase as MigrationPhase, phaseTransitionTimestamp: i.now.toISOString() });
   }
   if (phase !== Phase.Unset) status.phase = phase as MigrationPhase;
   if (stamps.length) status.phaseTransitionTimestamps = stamps;

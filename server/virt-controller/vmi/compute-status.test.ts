@@ -82,3 +82,28 @@ describe('computeStatus conditions', () => {
     expect(later).toEqual(first);
   });
 });
+
+describe('computeStatus during a migration', () => {
+  const running = newVMI(withStatus({ phase: 'Running', nodeName: 'node-1' }));
+  const source = newPod(base, onNode('node-1'), podRunning(), (p) => { p.metadata!.uid = 'src'; });
+  const newer = (p: ReturnType<typeof newPod>) => { p.metadata!.uid = 'tgt'; p.metadata!.creationTimestamp = new Date('2026-01-02T00:00:00Z'); };
+  const readyOf = (pods: ReturnType<typeof newPod>[], vmi = running) => cond(computeStatus(vmi, { pods, now }), 'Ready')?.status;
+
+  it.each([
+    ['a pending target Pod does not make the VMI unready', [source, newPod(base, onNode('node-2'), newer)], 'True'],
+    ['a failed target Pod does not make the VMI unready', [source, newPod(base, onNode('node-2'), podFailed(), newer)], 'True'],
+  ])('%s', (_n, pods, ready) => {
+    const vmi = newVMI(withStatus({ phase: 'Running', nodeName: 'node-1', conditions: [] }));
+    expect(readyOf(pods, vmi)).toBe(ready);
+  });
+
+  it.each([
+    ['both Pods while the guest moves', [source, newPod(base, onNode('node-2'), podRunning(), newer)], 'node-1', { src: 'node-1', tgt: 'node-2' }],
+    ['the finished source Pod drops out once the VMI is on the target', [newPod(base, onNode('node-1'), podFailed(), (p) => { p.metadata!.uid = 'src'; }), newPod(base, onNode('node-2'), podRunning(), newer)], 'node-2', { tgt: 'node-2' }],
+    ['a failed target Pod drops out', [source, newPod(base, onNode('node-2'), podFailed(), newer)], 'node-1', { src: 'node-1' }],
+    ['a crashed launcher on the VMI node stays (its termination record matters)', [newPod(base, onNode('node-1'), podFailed(), (p) => { p.metadata!.uid = 'src'; })], 'node-1', { src: 'node-1' }],
+  ])('activePods: %s', (_n, pods, nodeName, want) => {
+    const vmi = newVMI(withStatus({ phase: 'Running', nodeName }));
+    expect(computeStatus(vmi, { pods, now }).activePods).toEqual(want);
+  });
+});

@@ -71,14 +71,20 @@ function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: St
   return setCondition(conds, computeReady(status.phase ?? '', pod, conds), inputs.now);
 }
 
-function computeActivePods(pods: V1Pod[]): Record<string, string> | undefined {
-  const entries = pods.filter((p) => p.spec?.nodeName && p.metadata?.uid).map((p) => [p.metadata!.uid!, p.spec!.nodeName!]);
+/**
+ * Pod UID → node of the VMI's Pods: both during a migration; a Pod that is down stays only while it
+ * is on the VMI's node (the handler reads its termination record), so a finished migration's
+ * source Pod and a failed target Pod drop out.
+ */
+function computeActivePods(pods: V1Pod[], nodeName: string | undefined): Record<string, string> | undefined {
+  const active = (p: V1Pod) => !isPodDown(p) || !nodeName || p.spec?.nodeName === nodeName;
+  const entries = pods.filter((p) => p.spec?.nodeName && p.metadata?.uid && active(p)).map((p) => [p.metadata!.uid!, p.spec!.nodeName!]);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
 export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs): VMIStatus {
   const status: VMIStatus = structuredClone(vmi.status ?? {});
-  const pod = currentLauncherPod(inputs.pods);
+  const pod = currentLauncherPod(inputs.pods, vmi.status?.nodeName);
   const deleting = Boolean(vmi.metadata.deletionTimestamp);
   status.phase ||= Phase.Pending;
   const stamps = status.phaseTransitionTimestamps ?? [];
@@ -93,7 +99,7 @@ export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs)
     stamp(step.phase);
   }
   status.phaseTransitionTimestamps = stamps;
-  const active = computeActivePods(inputs.pods);
+  const active = computeActivePods(inputs.pods, status.nodeName);
   if (active) status.activePods = active;
   else delete status.activePods;
   if (pod?.status?.qosClass) status.qosClass = pod.status.qosClass;

@@ -47,10 +47,18 @@ export function describePodDown(pod: V1Pod): { reason: string; message: string }
   return { reason: pod.status?.reason ?? 'PodFailed', message: pod.status?.message ?? `launcher pod ${pod.metadata?.name} is ${pod.status?.phase}` };
 }
 
-/** The Pod that currently runs (or will run) the VMI: not down, newest first. */
-export function currentLauncherPod(pods: V1Pod[]): V1Pod | undefined {
+/**
+ * The Pod that currently runs (or will run) the VMI: the newest on the VMI's node once it has one
+ * (during a migration the target Pod is not the VMI's Pod yet), else the newest not down.
+ */
+export function currentLauncherPod(pods: V1Pod[], nodeName?: string): V1Pod | undefined {
+  const onNode = nodeName ? pods.filter((p) => p.spec?.nodeName === nodeName) : [];
+  if (onNode.length) return newest(onNode);
   const alive = pods.filter((p) => !isPodDown(p));
-  const pool = alive.length ? alive : pods;
+  return newest(alive.length ? alive : pods);
+}
+
+function newest(pods: V1Pod[]): V1Pod | undefined {
   const created = (p: V1Pod) => new Date(p.metadata?.creationTimestamp ?? 0).getTime();
-  return [...pool].sort((a, b) => created(b) - created(a))[0];
+  return [...pods].sort((a, b) => created(b) - created(a))[0];
 }

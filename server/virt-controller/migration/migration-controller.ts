@@ -1,0 +1,147 @@
+/**
+ * The migration controller, wired (KubeVirt's pkg/virt-controller/watch/migration): informers on
+ * VMIMs, VMIs, launcher Pods, MigrationPolicies and Namespaces only enqueue VMIM keys; `execute`
+ * reads the caches, computes the status (pure), writes it once if changed, then plans and runs the
+ * actions (pure plan, thin executor).
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+import { isDeepStrictEqual } from 'node:util';
+import type { MigrationPolicy, VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../../lib/kubevirt';
+import type { KubeClients } from '../../kube/clients';
+import { Controller, controllerOwnerKey } from '../../kube/controller';
+import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
+import { Expectations } from '../../kube/expectations';
+import { Informer } from '../../kube/informer';
+import { collectionPath, keyOf, PodResource, VirtualMachineInstanceMigrationResource, VirtualMachineInstanceResource } from '../../kube/resources';
+import { log } from '../../log';
+import { APP_VIRT_LAUNCHER } from '../vmi/constants';
+import { isLauncherPodOf } from '../vmi/pod-state';
+import type { RenderOptions } from '../vmi/render-launcher-pod';
+import { computeMigrationStatus } from './compute-migration-status';
+import { DEFAULT_MIGRATION_SETTINGS, Label, Phase, Reason, type MigrationSettings } from './constants';
+import { isFinalPhase, ownState, phaseOf, targetPodsOf } from './migration-state';
+import { resolveMigrationConfiguration, selectMigrationPolicy } from './migration-policy';
+import { planMigration } from './plan-migration';
+import { runMigrationActions, type SyncContext } from './sync-migration';
+import { decideThrottle } from './throttle';
+
+export interface MigrationControllerOptions {
+  clients: KubeClients;
+  recorder: EventRecorder;
+  render?: RenderOptions;
+  settings?: Partial<MigrationSettings>;
+  workers?: number;
+}
+
+const BY_VMI = 'vmi';
+const BY_UID = 'uid';
+const BY_VMI_UID = 'vmiUID';
+const VMI_KIND = 'VirtualMachineInstance';
+const POLICIES_PATH = '/apis/migrations.kubevirt.io/v1alpha1/migrationpolicies';
+const NAMESPACES_PATH = '/api/v1/namespaces';
+
+type VMIM = VirtualMachineInstanceMigration;
+const vmiKeyOf = (m: VMIM) => `${m.metadata.namespace}/${m.spec?.vmiName}`;
+
+export class MigrationController {
+  readonly vmims: Informer<any>;
+  readonly vmis: Informer<any>;
+  readonly pods: Informer<any>;
+  readonly policies: Informer<any>;
+  readonly namespaces: Informer<any>;
+  readonly expectations = new Expectations();
+  private readonly controller: Controller;
+  private readonly settings: MigrationSettings;
+  private readonly log = log.child({ component: 'migration-controller' });
+
+  constructor(private readonly opts: MigrationControllerOptions) {
+    const kc = opts.clients.kc;
+    this.settings = { ...DEFAULT_MIGRATION_SETTINGS, ...opts.settings };
+    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [vmiKeyOf(m)], [BY_UID]: (m: any) => [m.metadata?.uid] } });
+    this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
+    this.pods = new Informer({
+      kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
+      indexers: { [BY_VMI_UID]: (p: V1Pod) => [p.metadata?.labels?.[Label.CreatedBy]] },
+    });
+    this.policies = new Informer({ kc, path: POLICIES_PATH });
+    this.namespaces = new Informer({ kc, path: NAMESPACES_PATH });
+    this.controller = new Controller({ name: 'migration-controller', execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods], workers: opts.workers ?? 3 });
+    this.vmims.on({ ...this.controller.enqueueHandlers(), delete: (m) => { this.expectations.deleteExpectations(keyOf(m)); } });
+    const byVMI = (vmi: VirtualMachineInstance) => this.enqueueVMI(keyOf(vmi));
+    this.vmis.on({ add: byVMI, update: (_o, v) => byVMI(v), delete: byVMI });
+    this.pods.on({ add: (p) => this.onPod(p, true), update: (_o, p) => this.onPod(p), delete: (p) => this.onPod(p) });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.vmims, this.vmis, this.pods, this.policies, this.namespaces].map((i) => i.run(signal)).concat(this.controller.run(signal)));
+  }
+
+  private enqueueVMI(vmiKey: string): void {
+    for (const m of this.vmims.byIndex(BY_VMI, vmiKey) as VMIM[]) this.controller.enqueue(m as any);
+  }
+
+  private onPod(pod: V1Pod, added = false): void {
+    const jobUID = pod.metadata?.labels?.[Label.MigrationJobUID];
+    const owner = jobUID ? (this.vmims.byIndex(BY_UID, jobUID)[0] as VMIM | undefined) : undefined;
+    if (owner && added) this.expectations.creationObserved(keyOf(owner));
+    const vmiKey = controllerOwnerKey(pod as any, VMI_KIND);
+    if (vmiKey) this.enqueueVMI(vmiKey);
+  }
+
+  private resolveConfig(vmi: VirtualMachineInstance) {
+    const ns = this.namespaces.get(vmi.metadata.namespace ?? '') as { metadata?: { labels?: Record<string, string> } } | undefined;
+    const policy = selectMigrationPolicy(this.policies.list() as MigrationPolicy[], vmi, ns?.metadata?.labels);
+    return { config: resolveMigrationConfiguration(this.settings, policy), policyName: policy?.metadata.name };
+  }
+
+  private activeMigrations() {
+    return (this.vmims.list() as VMIM[]).filter((m) => !isFinalPhase(phaseOf(m))).map((m) => {
+      const vmi = this.vmis.get(vmiKeyOf(m)) as VirtualMachineInstance | undefined;
+      return { vmim: m, sourceNode: ownState(m, vmi)?.sourceNode ?? vmi?.status?.nodeName };
+    });
+  }
+
+  /** Another unfinished VMIM owns the VMI's migrationState and has not completed. */
+  private otherOwner(vmim: VMIM, vmi?: VirtualMachineInstance): VMIM | undefined {
+    const state = vmi?.status?.migrationState;
+    if (!state?.migrationUid || state.migrationUid === vmim.metadata.uid || state.completed) return undefined;
+    const other = this.vmims.byIndex(BY_UID, state.migrationUid)[0] as VMIM | undefined;
+    return other && !isFinalPhase(phaseOf(other)) ? other : undefined;
+  }
+
+  async execute(key: string): Promise<void> {
+    const vmim = this.vmims.get(key) as VMIM | undefined;
+    if (!vmim) return this.expectations.deleteExpectations(key);
+    if (!this.expectations.satisfied(key)) return;
+    const vmi = this.vmis.get(vmiKeyOf(vmim)) as VirtualMachineInstance | undefined;
+    const pods = vmi ? (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi)) : [];
+    const targetPod = targetPodsOf(vmim, pods)[0];
+    const sourcePods = pods.filter((p) => p.metadata?.labels?.[Label.MigrationJobUID] !== vmim.metadata.uid);
+    const now = new Date();
+    const { status, failure } = computeMigrationStatus(vmim, { vmi, targetPod, otherOwner: this.otherOwner(vmim, vmi), now });
+    const written = await this.writeStatus(vmim, status, failure);
+    const actions = planMigration(written, {
+      status, failure, vmi, targetPod, sourcePods, settings: this.settings, now,
+      throttle: () => decideThrottle(vmim, vmi?.status?.nodeName, this.activeMigrations(), this.settings),
+    });
+    const ctx: SyncContext = { clients: this.opts.clients, recorder: this.opts.recorder, expectations: this.expectations, render: this.opts.render, resolveConfig: (v) => this.resolveConfig(v) };
+    const requeue = await runMigrationActions(ctx, key, written, vmi, actions);
+    if (requeue !== undefined) this.controller.enqueueAfter(key, requeue);
+  }
+
+  private async writeStatus(vmim: VMIM, status: NonNullable<VMIM['status']>, failure?: string): Promise<VMIM> {
+    if (isDeepStrictEqual(vmim.status ?? {}, status)) return vmim;
+    const { namespace = 'default', name = '' } = vmim.metadata;
+    const written = (await this.opts.clients.migrations.replaceStatus(namespace, name, { ...vmim, status } as any)) as VMIM;
+    const from = phaseOf(vmim);
+    const to = status.phase ?? '';
+    if (from !== to) {
+      this.log.info({ namespace, name, uid: vmim.metadata.uid, from, to, failure }, 'migration phase changed');
+      const rec = this.opts.recorder;
+      if (to === Phase.Succeeded) void rec.record(written as any, EventTypeNormal, Reason.SuccessfulMigration, 'Source node reported migration succeeded');
+      else if (to === Phase.Failed) void rec.record(written as any, EventTypeWarning, Reason.FailedMigration, failure ?? 'Migration failed');
+      else void rec.record(written as any, EventTypeNormal, to, `Migration is ${to}`);
+    }
+    return written;
+  }
+}
