@@ -1,0 +1,31 @@
+/**
+ * One VMI's CPU/memory (and migration) samples from the node agent's `/metrics`, found through the
+ * Node annotation `kubevirt.io/handler-endpoint`. Reads VMI and Node as the signed-in user.
+ */
+import { forwardToApiServer } from '@/server/console/api-forward';
+import { statusResponse, userClientFor } from '@/server/console/route-session';
+import { readVMISample } from '@/lib/console/prometheus-text';
+
+export const dynamic = 'force-dynamic';
+const HANDLER_ENDPOINT = 'kubevirt.io/handler-endpoint';
+const SCRAPE_TIMEOUT_MS = 3000;
+
+export async function GET(req: Request, ctx: { params: Promise<{ ns: string; name: string }> }): Promise<Response> {
+  const auth = userClientFor(req);
+  if ('error' in auth) return auth.error;
+  const { ns, name } = await ctx.params;
+  const vmiRes = await forwardToApiServer(auth.kc, { method: 'GET', path: `/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(ns)}/virtualmachineinstances/${encodeURIComponent(name)}` });
+  if (vmiRes.status !== 200) return Response.json({ available: false, why: 'It is not running.' });
+  const node = JSON.parse(vmiRes.body.toString()).status?.nodeName as string | undefined;
+  if (!node) return Response.json({ available: false, why: 'It is not on a node yet.' });
+  const nodeRes = await forwardToApiServer(auth.kc, { method: 'GET', path: `/api/v1/nodes/${encodeURIComponent(node)}` });
+  const endpoint = nodeRes.status === 200 ? JSON.parse(nodeRes.body.toString()).metadata?.annotations?.[HANDLER_ENDPOINT] : undefined;
+  if (!endpoint) return Response.json({ available: false, why: `Node ${node} publishes no metrics endpoint.` });
+  try {
+    const res = await fetch(new URL('/metrics', endpoint), { signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS), cache: 'no-store' });
+    if (!res.ok) return Response.json({ available: false, why: `The node agent answered ${res.status}.` });
+    return Response.json({ available: true, node, at: Date.now(), sample: readVMISample(await res.text(), ns, name) }, { headers: { 'cache-control': 'no-store' } });
+  } catch (err) {
+    return statusResponse(502, `Cannot reach the node agent on ${node}: ${(err as Error).message}`, 'BadGateway');
+  }
+}

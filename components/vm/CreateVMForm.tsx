@@ -1,0 +1,109 @@
+'use client';
+/** Create a VM from a form (shows the YAML it will post) or from YAML; admission errors at their field. */
+import { useRouter } from 'next/navigation';
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { parse, stringify } from 'yaml';
+import { RunStrategy } from '@/lib/kubevirt';
+import { causesByField, formFieldOf, type ApiFailure } from '@/lib/console/api-status';
+import { queryKeys } from '@/lib/console/query-keys';
+import { buildVirtualMachine, DEFAULT_CREATE_FORM, needsStartAfterCreate, validateCreateForm, type CreateVMForm as Form } from '@/lib/console/vm-template';
+import { lineOfField } from '@/lib/console/yaml-field-line';
+import { ApiError, kubeFetch } from '@/components/live/api-fetch';
+import { Button } from '@/components/ui/Button';
+import { useToast } from '@/components/ui/Toasts';
+import { ServerErrors } from './ServerErrors';
+import { YamlEditor } from './YamlEditor';
+
+const FIELD_MAP = { 'metadata.name': 'name', 'metadata.namespace': 'namespace', 'containerDisk.image': 'image', 'cpu.cores': 'cores', 'memory.guest': 'memory', 'cloudInitNoCloud.userData': 'userData', runStrategy: 'runStrategy' };
+const input = 'mt-1 w-full rounded-md border border-slate-300 bg-transparent px-3 py-1.5 text-sm dark:border-slate-700';
+
+function Field({ label, error, children, hint }: { label: string; error?: string; children: React.ReactNode; hint?: string }) {
+  return (
+    <label className="block text-sm font-medium">
+      {label}{children}
+      {hint && !error && <span className="mt-0.5 block text-xs font-normal text-slate-500">{hint}</span>}
+      {error && <span role="alert" className="mt-0.5 block text-xs font-normal text-red-600">{error}</span>}
+    </label>
+  );
+}
+
+export function CreateVMForm() {
+  const [mode, setMode] = useState<'form' | 'yaml'>('form');
+  const [form, setForm] = useState<Form>(DEFAULT_CREATE_FORM);
+  const [yamlText, setYamlText] = useState('');
+  const [failure, setFailure] = useState<ApiFailure>();
+  const [busy, setBusy] = useState(false);
+  const router = useRouter();
+  const toast = useToast();
+  const images = useQuery<{ images: { name: string }[] }>({ queryKey: queryKeys.images(), queryFn: async () => (await fetch('/api/images')).json() });
+  const vm = useMemo(() => buildVirtualMachine(form), [form]);
+  const preview = useMemo(() => stringify(vm), [vm]);
+  const local = validateCreateForm(form);
+  const server = failure ? causesByField(failure) : {};
+  const serverByFormField: Record<string, string> = {};
+  for (const [f, msgs] of Object.entries(server)) { const ff = formFieldOf(f, FIELD_MAP); if (ff) serverByFormField[ff] = msgs.join('; '); }
+  const err = (k: keyof Form) => (form.name || k !== 'name' ? local[k] : undefined) ?? serverByFormField[k];
+  const set = <K extends keyof Form>(k: K, v: Form[K]) => { setForm((f) => ({ ...f, [k]: v })); setFailure(undefined); };
+
+  const create = async () => {
+    let body: typeof vm;
+    try { body = mode === 'form' ? vm : parse(yamlText); } catch (e) { setFailure({ code: 400, reason: 'BadRequest', message: `YAML does not parse: ${(e as Error).message}`, causes: [] }); return; }
+    const ns = body.metadata?.namespace ?? 'default';
+    setBusy(true);
+    try {
+      await kubeFetch('POST', `/apis/kubevirt.io/v1/namespaces/${ns}/virtualmachines?fieldValidation=Strict`, body);
+      if (mode === 'form' && needsStartAfterCreate(form)) await kubeFetch('PUT', `/apis/subresources.kubevirt.io/v1/namespaces/${ns}/virtualmachines/${body.metadata.name}/start`, {});
+      toast('success', `Created ${body.metadata.name}`);
+      router.push(`/vms/${ns}/${body.metadata.name}`);
+    } catch (e) {
+      setFailure(e instanceof ApiError ? e.failure : { code: 0, reason: '', message: (e as Error).message, causes: [] });
+    } finally { setBusy(false); }
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex gap-1" role="tablist">
+        {(['form', 'yaml'] as const).map((m) => (
+          <Button key={m} variant={mode === m ? 'primary' : 'ghost'} role="tab" aria-selected={mode === m}
+            onClick={() => { if (m === 'yaml' && !yamlText) setYamlText(preview); setMode(m); setFailure(undefined); }}>{m === 'form' ? 'Form' : 'YAML'}</Button>
+        ))}
+      </div>
+      {mode === 'form' ? (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <div className="flex flex-col gap-3">
+            <Field label="Name" error={err('name')}><input className={input} name="name" value={form.name} onChange={(e) => set('name', e.target.value)} autoFocus placeholder="my-vm" /></Field>
+            <Field label="Namespace" error={err('namespace')}><input className={input} name="namespace" value={form.namespace} onChange={(e) => set('namespace', e.target.value)} /></Field>
+            <Field label="Image" error={err('image')} hint={images.data?.images.length ? 'From the local image store.' : 'Any containerDisk reference.'}>
+              <input className={input} name="image" list="images" value={form.image} onChange={(e) => set('image', e.target.value)} />
+              <datalist id="images">{images.data?.images.map((i) => <option key={i.name} value={i.name} />)}</datalist>
+            </Field>
+            <div className="grid grid-cols-2 gap-3">
+              <Field label="CPU cores" error={err('cores')}><input className={input} name="cores" type="number" min={1} max={64} value={form.cores} onChange={(e) => set('cores', Number(e.target.value))} /></Field>
+              <Field label="Memory" error={err('memory')}><input className={input} name="memory" value={form.memory} onChange={(e) => set('memory', e.target.value)} /></Field>
+            </div>
+            <Field label="Cloud-init user data" error={err('userData')}><textarea className={`${input} font-mono`} name="userData" rows={5} value={form.userData} onChange={(e) => set('userData', e.target.value)} /></Field>
+            <Field label="SSH public key" error={err('sshKey')} hint="Optional: added to the user data."><input className={`${input} font-mono`} name="sshKey" value={form.sshKey} onChange={(e) => set('sshKey', e.target.value)} placeholder="ssh-ed25519 AAAA…" /></Field>
+            <div className="grid grid-cols-2 gap-3">
+              <Field label="Run strategy" error={err('runStrategy')}>
+                <select className={input} name="runStrategy" value={form.runStrategy} onChange={(e) => set('runStrategy', e.target.value as Form['runStrategy'])}>
+                  {[RunStrategy.Always, RunStrategy.RerunOnFailure, RunStrategy.Manual, RunStrategy.Halted].map((r) => <option key={r}>{r}</option>)}
+                </select>
+              </Field>
+              <label className="mt-6 flex items-center gap-2 text-sm"><input type="checkbox" name="startNow" checked={form.startNow} onChange={(e) => set('startNow', e.target.checked)} />Start now</label>
+            </div>
+          </div>
+          <div>
+            <p className="mb-1 text-sm font-medium">What will be posted</p>
+            <YamlEditor value={preview} readOnly height="28rem" />
+          </div>
+        </div>
+      ) : (
+        <YamlEditor value={yamlText} onChange={(v) => { setYamlText(v); setFailure(undefined); }}
+          markLines={(failure?.causes ?? []).map((c) => (c.field ? lineOfField(yamlText, c.field) : undefined)).filter((n): n is number => !!n)} />
+      )}
+      <ServerErrors failure={failure} lineOf={mode === 'yaml' ? (f) => lineOfField(yamlText, f) : undefined} />
+      <div><Button variant="primary" onClick={create} disabled={busy || (mode === 'form' && Object.keys(local).length > 0)} data-testid="create-vm">{busy ? 'Creating…' : 'Create'}</Button></div>
+    </div>
+  );
+}

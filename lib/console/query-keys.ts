@@ -1,0 +1,12 @@
+/** TanStack Query keys, from one factory (umami style). */
+export const queryKeys = {
+  list: (path: string, labelSelector = '', fieldSelector = '') => ['list', path, labelSelector, fieldSelector] as const,
+  session: () => ['session'] as const,
+  images: () => ['images'] as const,
+  metrics: (namespace: string, name: string) => ['metrics', namespace, name] as const,
+};
+
+/** The watch subscription id of a list key (one server watch per distinct key). */
+export function subscriptionId(key: readonly unknown[]): string {
+  return JSON.stringify(key);
+}
