@@ -34,6 +34,14 @@ describe('phase from the domain', () => {
     expect([s.phase, s.reason]).toEqual([phase, reason]);
   });
 
+  it.each([
+    ['the source launcher exits after the guest moved away', domain('shutoff', { reason: 'Migrated' }), { launcherGone: { reason: 'Migrated', message: 'domain shutoff' } }],
+    ['the source domain reports Migrated before the launcher exits', domain('shutoff', { reason: 'Migrated' }), {}],
+  ])('stays Running: %s', (_n, d, extra) => {
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(d, extra));
+    expect([s.phase, s.reason]).toEqual(['Running', undefined]);
+  });
+
   it('stays Scheduled while QEMU starts', () => {
     expect(computeDomainStatus(vmi(), obs(domain('starting'))).phase).toBe('Scheduled');
   });

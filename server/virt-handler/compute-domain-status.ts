@@ -26,6 +26,7 @@ type Outcome = { phase: VMIPhase; reason?: string };
 const FINAL = new Set<string>([Phase.Succeeded, Phase.Failed]);
 /** termination.json reasons of a launcher whose guest shut down cleanly. */
 const CLEAN_EXIT_REASONS = new Set(['Completed', 'Shutdown']);
+const MIGRATED = 'Migrated';
 
 /** Domain state → VMI phase (calculateVmPhaseForStatusReason). */
 export function phaseFromDomain(domain: DomainStatus, deleting: boolean): Outcome | undefined {
@@ -56,6 +57,8 @@ function computePhase(vmi: VirtualMachineInstance, o: Observed): Outcome {
   if (FINAL.has(current)) return { phase: current, reason: vmi.status?.reason };
   const fromDomain = o.domain ? phaseFromDomain(o.domain, Boolean(vmi.metadata.deletionTimestamp)) : undefined;
   if (fromDomain && FINAL.has(fromDomain.phase)) return fromDomain;
+  // the guest moved to the migration target: the source launcher's exit ends nothing
+  if (o.launcherGone?.reason === MIGRATED || o.domain?.reason === MIGRATED) return { phase: current, reason: vmi.status?.reason };
   if (o.launcherGone) {
     // the launcher exited without telling us the domain stopped: trust what it left behind
     const clean = CLEAN_EXIT_REASONS.has(o.launcherGone.reason);

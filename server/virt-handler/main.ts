@@ -14,6 +14,7 @@ import { log } from '../log';
 import { Phase } from './constants';
 import { createHandlerServer } from './handler-server';
 import { createHandlerMetrics } from './metrics';
+import { MigrationHandler } from './migration-handler';
 import { advertiseEndpoint, ensureHandlerToken } from './node-endpoint';
 import { VMIHandler } from './vmi-handler';
 
@@ -37,7 +38,8 @@ export async function startHandler(o: HandlerOptions): Promise<{ url: string; st
   await new Promise<void>((resolve) => server.listen(o.port ?? 0, o.host ?? '127.0.0.1', resolve));
   const url = `http://${o.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const abort = new AbortController();
-  const running = handler.run(abort.signal);
+  const migrations = new MigrationHandler({ node: o.node, dataDir: o.dataDir, clients, recorder, vmis: handler.vmis, connections: handler.connections });
+  const running = Promise.all([handler.run(abort.signal), migrations.run(abort.signal)]);
   void advertiseEndpoint(clients.core, o.node, url, hlog, abort.signal);
   hlog.info({ url }, 'virt-handler started');
   const stop = async () => {

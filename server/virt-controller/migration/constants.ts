@@ -67,8 +67,3 @@ export const THROTTLE_REQUEUE_MS = { 'system-critical': 1_000, 'user-triggered':
 export const EVACUATION_NAME_PREFIX = 'kubevirt-evacuation-';
 /** Per VMI, the number of finalized VMIMs kept (older ones are garbage-collected). */
 export const FINALIZED_MIGRATIONS_KEPT = 5;
-/**
- * Annotation on the VMIM the source virt-handler refreshes while the migration runs: JSON
- * `MigrationProgress` (bytes, rates, expected downtime, and at the end the measured downtime).
- */
-export const ANNOTATION_MIGRATION_PROGRESS = 'kubevirt-ts.io/migration-progress';
