@@ -25,27 +25,40 @@ function sameTopology(key: string, a: V1Node, b: V1Node): boolean {
   return va !== undefined && va === b.metadata?.labels?.[key];
 }
 
+const requiredAnti = (p: V1Pod) => p.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+const requiredAffinity = (p: V1Pod) => p.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
+
+/** The pod's anti-affinity: no selected pod may run in the candidate node's topology domain. */
+function violatesOwnAntiAffinity(pod: V1Pod, node: V1Node, live: PlacedPod[]): boolean {
+  const ns = pod.metadata?.namespace;
+  return requiredAnti(pod).some((term) => live.some((p) => sameTopology(term.topologyKey, node, p.node) && termSelects(term, ns, p.pod)));
+}
+
+/** Symmetry: a pod already in the domain whose anti-affinity selects the incoming pod. */
+function violatesExistingAntiAffinity(pod: V1Pod, node: V1Node, live: PlacedPod[]): boolean {
+  return live.some((p) => requiredAnti(p.pod).some((t) => sameTopology(t.topologyKey, node, p.node) && termSelects(t, p.pod.metadata?.namespace, pod)));
+}
+
+/** The pod's affinity: each term needs a selected pod in the domain (or the pod is the first of its group). */
+function violatesAffinity(pod: V1Pod, node: V1Node, live: PlacedPod[]): boolean {
+  const ns = pod.metadata?.namespace;
+  return requiredAffinity(pod).some((term) => {
+    const inDomain = live.some((p) => sameTopology(term.topologyKey, node, p.node) && termSelects(term, ns, p.pod));
+    if (inDomain) return false;
+    const noneAnywhere = !live.some((p) => termSelects(term, ns, p.pod));
+    const firstOfGroup = noneAnywhere && termSelects(term, ns, pod) && node.metadata?.labels?.[term.topologyKey] !== undefined;
+    return !firstOfGroup;
+  });
+}
+
 /**
  * kube's InterPodAffinity filter for required terms: the pod's anti-affinity, existing pods'
  * anti-affinity towards it (symmetry), and the pod's affinity. Returns the failure reason or undefined.
  */
 export function checkInterPodAffinity(pod: V1Pod, node: V1Node, placed: PlacedPod[]): string | undefined {
   const live = placed.filter((p) => !isTerminalPod(p.pod) && p.pod.metadata?.uid !== pod.metadata?.uid);
-  const ns = pod.metadata?.namespace;
-  const anti = pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-  for (const term of anti) {
-    if (live.some((p) => sameTopology(term.topologyKey, node, p.node) && termSelects(term, ns, p.pod))) return REASON_ANTI_AFFINITY;
-  }
-  for (const p of live) {
-    const terms = p.pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-    if (terms.some((t) => sameTopology(t.topologyKey, node, p.node) && termSelects(t, p.pod.metadata?.namespace, pod))) return REASON_EXISTING_ANTI_AFFINITY;
-  }
-  const affinity = pod.spec?.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? [];
-  for (const term of affinity) {
-    const inDomain = live.some((p) => sameTopology(term.topologyKey, node, p.node) && termSelects(term, ns, p.pod));
-    // kube lets the first pod of a group in when nothing matches anywhere yet and it matches its own term
-    const firstOfGroup = !live.some((p) => termSelects(term, ns, p.pod)) && termSelects(term, ns, pod) && node.metadata?.labels?.[term.topologyKey] !== undefined;
-    if (!inDomain && !firstOfGroup) return REASON_AFFINITY;
-  }
+  if (violatesOwnAntiAffinity(pod, node, live)) return REASON_ANTI_AFFINITY;
+  if (violatesExistingAntiAffinity(pod, node, live)) return REASON_EXISTING_ANTI_AFFINITY;
+  if (violatesAffinity(pod, node, live)) return REASON_AFFINITY;
   return undefined;
 }

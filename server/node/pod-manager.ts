@@ -55,21 +55,30 @@ export class PodManager {
   }
 
   async syncPod(key: string, pod: V1Pod | undefined): Promise<void> {
-    for (const rt of [...this.runtimes.values()]) {
-      if ((rt.key === key || `orphan/${rt.uid}` === key) && rt.uid !== pod?.metadata?.uid) this.killAndRemove(rt, 'pod no longer exists');
-    }
+    this.removeReplaced(key, pod?.metadata?.uid);
     if (!pod || pod.spec?.nodeName !== this.opts.nodeName) return;
-    const uid = pod.metadata!.uid!;
-    let rt = this.runtimes.get(uid);
+    const rt = this.runtimes.get(pod.metadata!.uid!);
     if (pod.metadata?.deletionTimestamp) return this.terminate(pod, rt);
     const phase = pod.status?.phase;
     if (!rt && (phase === 'Succeeded' || phase === 'Failed')) return; // finished before we knew it
-    if (!rt) {
-      rt = { uid, key, container: pod.spec?.containers?.[0]?.name ?? 'container', restartCount: 0, dir: join(podsDirOf(this.opts.nodeDir), uid) };
-      this.runtimes.set(uid, rt);
+    const current = rt ?? this.addRuntime(key, pod);
+    this.ensureRunning(pod, current);
+    await this.reportStatus(pod, current);
+  }
+
+  /** Kill what runs for `key` under another UID: the pod was deleted (or deleted and re-created). */
+  private removeReplaced(key: string, uid: string | undefined): void {
+    for (const rt of [...this.runtimes.values()]) {
+      const sameKey = rt.key === key || `orphan/${rt.uid}` === key;
+      if (sameKey && rt.uid !== uid) this.killAndRemove(rt, 'pod no longer exists');
     }
-    this.ensureRunning(pod, rt);
-    await this.reportStatus(pod, rt);
+  }
+
+  private addRuntime(key: string, pod: V1Pod): PodRuntime {
+    const uid = pod.metadata!.uid!;
+    const rt: PodRuntime = { uid, key, container: pod.spec?.containers?.[0]?.name ?? 'container', restartCount: 0, dir: join(podsDirOf(this.opts.nodeDir), uid) };
+    this.runtimes.set(uid, rt);
+    return rt;
   }
 
   /** Mark adopted processes that died since the last poll (ours report through their exit event). */

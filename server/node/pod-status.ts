@@ -51,31 +51,40 @@ function readyCondition(pod: V1Pod, containersReady: boolean, notReady: V1PodCon
   return condition(pod, 'Ready', true);
 }
 
-/** The status the kubelet reports for `pod` given what it runs; foreign conditions are preserved. */
-export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): V1PodStatus {
-  const phase = podPhase(pod, rt, running);
+function kubeletConditions(pod: V1Pod, phase: Phase, running: boolean): V1PodCondition[] {
   const name = pod.spec?.containers?.[0]?.name ?? '';
   const completed = phase === 'Succeeded' || phase === 'Failed';
-  const notReady = completed
-    ? condition(pod, 'ContainersReady', false, 'PodCompleted')
-    : condition(pod, 'ContainersReady', running, running ? undefined : 'ContainersNotReady', running ? undefined : `containers with unready status: [${name}]`);
-  const ours = [condition(pod, 'Initialized', true), readyCondition(pod, running, notReady), notReady, condition(pod, 'PodScheduled', true)];
-  const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
-  const status: V1ContainerStatus = {
-    name,
-    image: pod.spec?.containers?.[0]?.image ?? '',
+  let containersReady: V1PodCondition;
+  if (completed) containersReady = condition(pod, 'ContainersReady', false, 'PodCompleted');
+  else if (running) containersReady = condition(pod, 'ContainersReady', true);
+  else containersReady = condition(pod, 'ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${name}]`);
+  return [condition(pod, 'Initialized', true), readyCondition(pod, running, containersReady), containersReady, condition(pod, 'PodScheduled', true)];
+}
+
+function containerStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean, phase: Phase): V1ContainerStatus {
+  const container = pod.spec?.containers?.[0];
+  const id = rt?.pid ? `process://${rt.pid}` : undefined;
+  return {
+    name: container?.name ?? '',
+    image: container?.image ?? '',
     imageID: '',
-    containerID: rt?.pid ? `process://${rt.pid}` : undefined,
+    containerID: id,
     ready: running,
     started: running,
     restartCount: rt?.restartCount ?? 0,
     state: containerState(rt, running, phase),
-    lastState: rt?.lastExit ? terminated(rt.lastExit, `process://${rt.pid ?? 0}`) : {},
+    lastState: rt?.lastExit ? terminated(rt.lastExit, id ?? 'process://0') : {},
   };
+}
+
+/** The status the kubelet reports for `pod` given what it runs; foreign conditions are preserved. */
+export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): V1PodStatus {
+  const phase = podPhase(pod, rt, running);
+  const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
   return {
     phase,
-    conditions: [...ours, ...foreign],
-    containerStatuses: [status],
+    conditions: [...kubeletConditions(pod, phase, running), ...foreign],
+    containerStatuses: [containerStatus(pod, rt, running, phase)],
     hostIP: HOST_IP,
     hostIPs: [{ ip: HOST_IP }],
     podIP: POD_IP,
