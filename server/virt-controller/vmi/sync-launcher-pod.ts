@@ -30,23 +30,25 @@ export const asKube = (vmi: VirtualMachineInstance) => vmi as unknown as Kuberne
 /** Retry delay for a missing image (ImagePullBackOff-like, without the exponential part). */
 export const IMAGE_RETRY_MS = 5_000;
 
-async function createLauncherPod(deps: SyncDeps, key: string, vmi: VirtualMachineInstance): Promise<SyncError | undefined> {
+export interface SyncResult { error?: SyncError; created?: V1Pod }
+
+async function createLauncherPod(deps: SyncDeps, key: string, vmi: VirtualMachineInstance): Promise<SyncResult> {
   const missing = checkImages(vmi, deps.imageExists);
   if (missing) {
     void deps.recorder.record(asKube(vmi), EventTypeWarning, missing.reason, missing.message);
-    return new SyncError(missing.reason, missing.message);
+    return { error: new SyncError(missing.reason, missing.message) };
   }
   const pod = renderLauncherPod(vmi, deps.render);
   deps.expectations.expectCreations(key, 1);
   try {
     const created = await deps.clients.core.createNamespacedPod({ namespace: vmi.metadata.namespace ?? 'default', body: pod });
     void deps.recorder.record(asKube(vmi), EventTypeNormal, Reason.SuccessfulCreate, `Created virtual machine pod ${created.metadata?.name}`);
-    return undefined;
+    return { created };
   } catch (err) {
     deps.expectations.lowerExpectations(key, 1);
     const message = `Error creating pod: ${messageOf(err)}`;
     void deps.recorder.record(asKube(vmi), EventTypeWarning, Reason.FailedCreate, message);
-    return new SyncError(Reason.FailedCreate, message);
+    return { error: new SyncError(Reason.FailedCreate, message) };
   }
 }
 
@@ -70,12 +72,15 @@ async function deleteLauncherPods(deps: SyncDeps, key: string, vmi: VirtualMachi
   return undefined;
 }
 
-/** One level-triggered step for the VMI; the status is computed afterwards from the same inputs. */
-export async function syncLauncherPod(deps: SyncDeps, key: string, vmi: VirtualMachineInstance, pods: V1Pod[]): Promise<SyncError | undefined> {
+/**
+ * One level-triggered step for the VMI; the status is computed afterwards from the same inputs
+ * (plus the Pod it just created, so the VMI reaches Scheduling without waiting for the watch).
+ */
+export async function syncLauncherPod(deps: SyncDeps, key: string, vmi: VirtualMachineInstance, pods: V1Pod[]): Promise<SyncResult> {
   const phase = vmi.status?.phase ?? Phase.Unset;
-  if (vmi.metadata.deletionTimestamp) return deleteLauncherPods(deps, key, vmi, pods);
+  if (vmi.metadata.deletionTimestamp) return { error: await deleteLauncherPods(deps, key, vmi, pods) };
   // a final VMI keeps no running launcher (the handler normally lets it exit on its own)
-  if (isFinal(phase)) return deleteLauncherPods(deps, key, vmi, pods.filter((p) => !isPodDown(p)));
+  if (isFinal(phase)) return { error: await deleteLauncherPods(deps, key, vmi, pods.filter((p) => !isPodDown(p))) };
   const needsPod = (phase === Phase.Unset || phase === Phase.Pending) && pods.length === 0;
-  return needsPod ? createLauncherPod(deps, key, vmi) : undefined;
+  return needsPod ? createLauncherPod(deps, key, vmi) : {};
 }

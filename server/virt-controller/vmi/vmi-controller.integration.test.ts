@@ -53,8 +53,7 @@ describe('VMI controller on a real API server', () => {
     expect(created.status).toBe(201);
     const uid = created.body.metadata.uid;
     const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod') as any[];
-    await waitFor(async () => (await getVMI('alpha')).status?.phase === 'Scheduling', 5000, 'Scheduling');
-    expect((await getVMI('alpha')).metadata.finalizers).toContain('kubevirt.io/foregroundDeleteVirtualMachine');
+    await waitFor(async () => { const v = await getVMI('alpha'); return v.status?.phase === 'Scheduling' && v.metadata.finalizers?.includes('kubevirt.io/foregroundDeleteVirtualMachine'); }, 5000, 'Scheduling with finalizer');
 
     await bindAndRun(pods[0], 'node-1');
     const scheduled = await waitFor(async () => { const v = await getVMI('alpha'); return v.status?.phase === 'Scheduled' && v.metadata.labels?.['kubevirt.io/nodeName'] ? v : undefined; }, 5000, 'Scheduled');

@@ -77,8 +77,8 @@ export class VMIController {
     if (!this.expectations.satisfied(key)) return; // a pod event for our own write will enqueue us again
     const pods = (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi));
     const { clients, recorder, imageExists, render } = this.opts;
-    const syncError = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render }, key, vmi, pods);
-    const status = computeStatus(vmi, { pods, syncError, now: new Date() });
+    const { error: syncError, created } = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render }, key, vmi, pods);
+    const status = computeStatus(vmi, { pods: created ? [...pods, created] : pods, syncError, now: new Date() });
     const vmiClient = clients.vmis as VMIClient;
     const written = await writeStatusIfChanged(vmiClient, vmi, status);
     const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);

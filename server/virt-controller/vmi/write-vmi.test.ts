@@ -26,7 +26,18 @@ describe('metadataPatch', () => {
     expect(metadataPatch(vmi, { nodeName: 'n', finalizer: true })).toEqual([]);
   });
 
-  it('guards every write with the resourceVersion it was computed from', () => {
-    expect(metadataPatch(newVMI(), { finalizer: true })[0]).toEqual({ op: 'test', path: '/metadata/resourceVersion', value: '1' });
+  it('guards a finalizer change with the list it was computed from', () => {
+    const vmi = newVMI((v) => { v.metadata.finalizers = ['kubevirt.io/foregroundDeleteVirtualMachine']; });
+    const ops = metadataPatch(vmi, { finalizer: false });
+    expect(ops[0]).toEqual({ op: 'test', path: '/metadata/finalizers', value: ['kubevirt.io/foregroundDeleteVirtualMachine'] });
+    const raced = structuredClone(vmi);
+    raced.metadata.finalizers = ['other/new', 'kubevirt.io/foregroundDeleteVirtualMachine'];
+    expect(() => applyPatch(raced, ops as Operation[], true)).toThrow();
+  });
+
+  it('still applies after an unrelated write changed the resourceVersion', () => {
+    const vmi = newVMI((v) => { v.metadata.finalizers = []; });
+    const later = { ...structuredClone(vmi), metadata: { ...vmi.metadata, resourceVersion: '99' } };
+    expect(applyPatch(later, metadataPatch(vmi, { finalizer: true }) as Operation[], true).newDocument.metadata.finalizers).toEqual(['kubevirt.io/foregroundDeleteVirtualMachine']);
   });
 });

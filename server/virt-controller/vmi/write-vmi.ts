@@ -19,7 +19,12 @@ export async function writeStatusIfChanged(vmis: VMIClient, vmi: VirtualMachineI
   return vmis.replaceStatus(namespace, name, { ...vmi, status }) as Promise<VirtualMachineInstance>;
 }
 
-/** PURE: JSON patch ops that bring labels and finalizers in line, guarded by a resourceVersion test. */
+/**
+ * PURE: JSON patch ops that bring the node label and our finalizer in line. Guards are narrow, so
+ * concurrent status writes (virt-handler's) do not fail them: the finalizer ops test the finalizer
+ * list they were computed from (or the resourceVersion when there is no list yet); a label add is
+ * idempotent and needs no guard.
+ */
 export function metadataPatch(vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }): JsonPatchOperation[] {
   const ops: JsonPatchOperation[] = [];
   const labels = vmi.metadata.labels;
@@ -28,17 +33,14 @@ export function metadataPatch(vmi: VirtualMachineInstance, want: { nodeName?: st
       ? { op: 'add', path: `/metadata/labels/${escapePointer(Label.NodeName)}`, value: want.nodeName }
       : { op: 'add', path: '/metadata/labels', value: { [Label.NodeName]: want.nodeName } });
   }
-  const finalizers = vmi.metadata.finalizers ?? [];
-  const has = finalizers.includes(Finalizer.ForegroundDeleteVirtualMachine);
-  if (want.finalizer && !has) {
-    ops.push(vmi.metadata.finalizers
-      ? { op: 'add', path: '/metadata/finalizers/-', value: Finalizer.ForegroundDeleteVirtualMachine }
-      : { op: 'add', path: '/metadata/finalizers', value: [Finalizer.ForegroundDeleteVirtualMachine] });
-  } else if (!want.finalizer && has) {
-    ops.push({ op: 'replace', path: '/metadata/finalizers', value: finalizers.filter((f) => f !== Finalizer.ForegroundDeleteVirtualMachine) });
-  }
-  if (!ops.length) return ops;
-  return [{ op: 'test', path: '/metadata/resourceVersion', value: vmi.metadata.resourceVersion }, ...ops];
+  const finalizers = vmi.metadata.finalizers;
+  const has = finalizers?.includes(Finalizer.ForegroundDeleteVirtualMachine) ?? false;
+  if (want.finalizer === has) return ops;
+  const guard: JsonPatchOperation = finalizers
+    ? { op: 'test', path: '/metadata/finalizers', value: finalizers }
+    : { op: 'test', path: '/metadata/resourceVersion', value: vmi.metadata.resourceVersion };
+  const next = want.finalizer ? [...(finalizers ?? []), Finalizer.ForegroundDeleteVirtualMachine] : (finalizers ?? []).filter((f) => f !== Finalizer.ForegroundDeleteVirtualMachine);
+  return [...ops, guard, { op: 'add', path: '/metadata/finalizers', value: next }];
 }
 
 /**
