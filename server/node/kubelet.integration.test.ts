@@ -33,12 +33,11 @@ describe('process-kubelet on the embedded API server', () => {
   beforeAll(async () => {
     api = await startTestApiServer();
     c = makeKubeClients(api.kc);
-    kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, nodesTotal: 2, leaseIntervalMs: 500, restartBackoffBaseMs: 50 });
+    kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, nodesTotal: 2, leaseIntervalMs: 500, restartBackoffBaseMs: 50, stopPodsOnExit: true });
     running = kubelet.run(stop.signal);
   });
   afterAll(async () => {
-    await kubelet.manager.stopAll(1000);
-    stop.abort();
+    stop.abort(); // stopPodsOnExit: the kubelet kills its pods' processes before run() returns
     await running;
     await api?.stop();
   });
@@ -69,6 +68,8 @@ describe('process-kubelet on the embedded API server', () => {
     expect(done.status?.containerStatuses?.[0].state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
     const dir = join(dataPaths(api.dataDir).node(NODE), 'pods', done.metadata!.uid!);
     expect(readFileSync(join(dir, 'main.log'), 'utf8')).toContain(`dir=${dir} pod=once`);
+    const events = await c.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=once' });
+    expect(events.items.map((e) => [e.reason, e.message])).toContainEqual(['Started', 'Started container main']);
   });
 
   it('reports a failing command with its exit code and termination.json message', async () => {

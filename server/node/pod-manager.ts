@@ -5,6 +5,7 @@ import { log } from '../log';
 import { isConflict, isNotFound } from '../kube/api-errors';
 import { mergePatch, toDeleteBody, type KubeClients } from '../kube/clients';
 import { keyOf, splitKey } from '../kube/resources';
+import { EventRecorder, EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { formatKubeTime } from '../kube/time';
 import { resolveContainerLaunch, type LaunchContext } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
@@ -13,6 +14,9 @@ import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
 
 const DEFAULT_GRACE_SECONDS = 30;
+export const EVENT_STARTED = 'Started';
+export const EVENT_KILLING = 'Killing';
+export const EVENT_FAILED = 'Failed';
 
 export interface PodManagerOptions {
   clients: KubeClients;
@@ -33,9 +37,11 @@ export interface PodManagerOptions {
 export class PodManager {
   readonly runtimes = new Map<string, PodRuntime>();
   private readonly log;
+  private readonly events: EventRecorder;
 
   constructor(private readonly opts: PodManagerOptions) {
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
+    this.events = new EventRecorder(opts.clients.core, { component: 'kubelet', host: opts.nodeName });
   }
 
   /** Re-adopt what a previous kubelet left running (pid + start time must still match). */
@@ -116,8 +122,12 @@ export class PodManager {
   private start(pod: V1Pod, rt: PodRuntime): void {
     const container = pod.spec!.containers[0];
     const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir });
-    if ('error' in launch) return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
+    if ('error' in launch) {
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
+    }
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
+    void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
   }
 
@@ -142,6 +152,7 @@ export class PodManager {
         rt.terminating = { since: Date.now(), graceMs: grace, killed: false };
         signalProcessGroup(rt.pid!, grace > 0 ? 'SIGTERM' : 'SIGKILL');
         this.log.info({ pod: rt.key, uid: rt.uid, graceMs: grace }, 'stopping container');
+        void this.events.record(pod, EventTypeNormal, EVENT_KILLING, `Stopping container ${rt.container}`);
       }
       const t = rt.terminating;
       t.graceMs = Math.min(t.graceMs, grace); // a second delete may shorten the grace period
