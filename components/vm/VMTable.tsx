@@ -92,7 +92,7 @@ export function VMTable() {
             {virt.getVirtualItems().map((v) => {
               const r = rows[v.index];
               return (
-                <div role="row" key={r.key} data-vm={r.name} className="absolute left-0 right-0 grid items-center border-b border-slate-100 px-3 text-sm hover:bg-slate-50 dark:border-slate-800/60 dark:hover:bg-slate-800/40"
+                <div role="row" key={r.key} data-vm={r.name} data-cpus={r.cpus} data-status={r.status} className="absolute left-0 right-0 grid items-center border-b border-slate-100 px-3 text-sm hover:bg-slate-50 dark:border-slate-800/60 dark:hover:bg-slate-800/40"
                   style={{ gridTemplateColumns: COLS, height: ROW_PX, transform: `translateY(${v.start}px)` }}>
                   <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.has(r.key)} onChange={() => toggle(r.key)} />
                   <Link href={`/vms/${r.namespace}/${r.name}`} className="truncate font-medium text-indigo-700 hover:underline dark:text-indigo-300">{r.name}</Link>

@@ -24,6 +24,15 @@ describe('computeMigrationProgress', () => {
     expect(p).toMatchObject({ percent: 86, measured: true, etaSeconds: 2 });
   });
 
+  it('reads the progress virt-handler publishes on the VMIM (bytes, rate, downtime)', () => {
+    const m = vmim('Running');
+    m.metadata.annotations = { 'kubevirt-ts.io/migration-progress': JSON.stringify({ status: 'active', processedBytes: 100, remainingBytes: 100, transferRate: 25 }) };
+    expect(computeMigrationProgress(m)).toMatchObject({ percent: 74, measured: true, etaSeconds: 4 });
+    const done = vmim('Succeeded');
+    done.metadata.annotations = { 'kubevirt-ts.io/migration-progress': JSON.stringify({ status: 'completed', downtimeMs: 37 }) };
+    expect(computeMigrationProgress(done).downtimeMs).toBe(37);
+  });
+
   it('reports the result: duration, downtime when reported, and the VMI state of this migration only', () => {
     const state = { migrationUid: 'uid-m1', startTimestamp: '2026-01-01T00:00:00Z', endTimestamp: '2026-01-01T00:00:02.500Z', targetNode: 'node-2', downtimeMs: 42 } as never;
     const p = computeMigrationProgress(vmim('Succeeded'), state);

@@ -45,6 +45,15 @@ const PHASE_LABEL: Record<string, string> = {
 
 const ms = (t?: string) => (t ? Date.parse(t) : NaN);
 
+/** Progress virt-handler publishes on the VMIM (QMP query-migrate), same field names as MigrationMetrics. */
+export const ANNOTATION_MIGRATION_PROGRESS = 'kubevirt-ts.io/migration-progress';
+
+function annotatedProgress(vmim: VirtualMachineInstanceMigration): (MigrationMetrics & { downtimeMs?: number }) | undefined {
+  const raw = vmim.metadata.annotations?.[ANNOTATION_MIGRATION_PROGRESS];
+  if (!raw) return undefined;
+  try { return JSON.parse(raw); } catch { return undefined; }
+}
+
 /** The VMI's migrationState when it belongs to this VMIM. */
 function stateFor(vmim: VirtualMachineInstanceMigration, vmiState?: VMIMigrationState): VMIMigrationState | undefined {
   const own = vmim.status?.migrationState;
@@ -57,7 +66,9 @@ function downtimeOf(state: VMIMigrationState | undefined): number | undefined {
   return typeof d === 'number' ? d : undefined;
 }
 
-export function computeMigrationProgress(vmim: VirtualMachineInstanceMigration, vmiState?: VMIMigrationState, metrics?: MigrationMetrics): MigrationProgress {
+export function computeMigrationProgress(vmim: VirtualMachineInstanceMigration, vmiState?: VMIMigrationState, given?: MigrationMetrics): MigrationProgress {
+  const annotated = annotatedProgress(vmim);
+  const metrics = given ?? annotated;
   const phase = vmim.status?.phase ?? MigrationPhase.Pending;
   const state = stateFor(vmim, vmiState);
   const done = phase === MigrationPhase.Succeeded || phase === MigrationPhase.Failed;
@@ -74,7 +85,7 @@ export function computeMigrationProgress(vmim: VirtualMachineInstanceMigration, 
     phase, percent, measured, done, succeeded, etaSeconds,
     label: aborted && done ? 'Cancelled' : PHASE_LABEL[phase] ?? phase,
     durationMs: Number.isFinite(duration) ? duration : undefined,
-    downtimeMs: downtimeOf(state),
+    downtimeMs: downtimeOf(state) ?? annotated?.downtimeMs,
     failureReason: phase === MigrationPhase.Failed ? state?.failureReason ?? vmim.status?.conditions?.find((c) => c.status === 'True')?.message : undefined,
     sourceNode: state?.sourceNode,
     targetNode: state?.targetNode,
