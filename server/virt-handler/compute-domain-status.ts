@@ -52,19 +52,21 @@ function phaseFromShutoff(domain: DomainStatus, deleting: boolean): Outcome | un
   }
 }
 
+/** The launcher exited without telling us the domain stopped: trust what it left behind. */
+function phaseFromExit(gone: { reason: string }): Outcome {
+  return CLEAN_EXIT_REASONS.has(gone.reason) ? { phase: Phase.Succeeded } : { phase: Phase.Failed, reason: gone.reason };
+}
+
 function computePhase(vmi: VirtualMachineInstance, o: Observed): Outcome {
-  const current = (vmi.status?.phase ?? Phase.Scheduled) as VMIPhase;
-  if (FINAL.has(current)) return { phase: current, reason: vmi.status?.reason };
+  const keep: Outcome = { phase: (vmi.status?.phase ?? Phase.Scheduled) as VMIPhase, reason: vmi.status?.reason };
+  if (FINAL.has(keep.phase)) return keep;
   const fromDomain = o.domain ? phaseFromDomain(o.domain, Boolean(vmi.metadata.deletionTimestamp)) : undefined;
   if (fromDomain && FINAL.has(fromDomain.phase)) return fromDomain;
   // the guest moved to the migration target: the source launcher's exit ends nothing
-  if (o.launcherGone?.reason === MIGRATED || o.domain?.reason === MIGRATED) return { phase: current, reason: vmi.status?.reason };
-  if (o.launcherGone) {
-    // the launcher exited without telling us the domain stopped: trust what it left behind
-    const clean = CLEAN_EXIT_REASONS.has(o.launcherGone.reason);
-    return clean ? { phase: Phase.Succeeded } : { phase: Phase.Failed, reason: o.launcherGone.reason };
-  }
-  return fromDomain ?? { phase: current, reason: vmi.status?.reason };
+  const migrated = o.launcherGone?.reason === MIGRATED || o.domain?.reason === MIGRATED;
+  if (migrated) return keep;
+  if (o.launcherGone) return phaseFromExit(o.launcherGone);
+  return fromDomain ?? keep;
 }
 
 function pausedCondition(domain: DomainStatus | undefined): Omit<VMICondition, 'lastTransitionTime'> | undefined {
@@ -75,21 +77,33 @@ function pausedCondition(domain: DomainStatus | undefined): Omit<VMICondition, '
   return { type: Condition.Paused, status: 'True', reason: Reason.PausedByUser, message: 'VMI was paused by user' };
 }
 
+type NewCondition = Omit<VMICondition, 'lastTransitionTime'>;
+
+function agentCondition(o: Observed, alive: boolean): NewCondition | undefined {
+  const connected = o.guest?.connected ?? o.domain?.agentConnected;
+  return alive && connected ? { type: Condition.AgentConnected, status: 'True' } : undefined;
+}
+
+function emulationCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
+  if (o.domain?.accel !== 'tcg' || FINAL.has(phase)) return undefined;
+  return { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` };
+}
+
+function syncCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
+  const failure = o.syncError ?? (phase === Phase.Failed ? o.launcherGone : undefined);
+  return failure ? { type: Condition.Synchronized, status: 'False', reason: failure.reason, message: failure.message } : undefined;
+}
+
 function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIPhase): VMICondition[] {
-  let conds = vmi.status?.conditions ?? [];
-  const put = (c: Omit<VMICondition, 'lastTransitionTime'> | undefined, type: string) => {
-    conds = c ? setCondition(conds, c, o.now) : removeCondition(conds, type);
-  };
   const alive = phase === Phase.Running;
-  put(pausedCondition(o.domain), Condition.Paused);
-  put(alive ? computeLiveMigratable(vmi) : undefined, Condition.LiveMigratable);
-  put(alive && (o.guest?.connected ?? o.domain?.agentConnected) ? { type: Condition.AgentConnected, status: 'True' } : undefined, Condition.AgentConnected);
-  put(o.domain?.accel === 'tcg' && !FINAL.has(phase)
-    ? { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` }
-    : undefined, Condition.SoftwareEmulation);
-  const failure = o.syncError ?? (phase === Phase.Failed && o.launcherGone ? o.launcherGone : undefined);
-  put(failure ? { type: Condition.Synchronized, status: 'False', reason: failure.reason, message: failure.message } : undefined, Condition.Synchronized);
-  return conds;
+  const wanted: [string, NewCondition | undefined][] = [
+    [Condition.Paused, pausedCondition(o.domain)],
+    [Condition.LiveMigratable, alive ? computeLiveMigratable(vmi) : undefined],
+    [Condition.AgentConnected, agentCondition(o, alive)],
+    [Condition.SoftwareEmulation, emulationCondition(o, phase)],
+    [Condition.Synchronized, syncCondition(o, phase)],
+  ];
+  return wanted.reduce((conds, [type, c]) => (c ? setCondition(conds, c, o.now) : removeCondition(conds, type)), vmi.status?.conditions ?? []);
 }
 
 export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): VirtualMachineInstanceStatus {

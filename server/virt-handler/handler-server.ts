@@ -71,7 +71,9 @@ async function handleRequest(opts: HandlerServerOptions, req: IncomingMessage, r
   res.writeHead(200, { 'content-type': 'application/json' }).end(result === undefined ? '' : JSON.stringify(result));
 }
 
-async function handleUpgrade(opts: HandlerServerOptions, wss: WebSocketServer, sessions: StreamSessions, req: IncomingMessage, socket: Duplex, head: Buffer) {
+interface Streams { opts: HandlerServerOptions; wss: WebSocketServer; sessions: StreamSessions }
+
+async function handleUpgrade({ opts, wss, sessions }: Streams, req: IncomingMessage, socket: Duplex, head: Buffer) {
   checkToken(req, opts.token);
   const { namespace, name, sub } = parseRoute(req.url);
   if (sub !== 'vnc' && sub !== 'console') throw new HttpError(404, `no stream ${sub}`);
@@ -87,7 +89,7 @@ export function createHandlerServer(opts: HandlerServerOptions): { server: Serve
   const wss = new WebSocketServer({ noServer: true });
   const server = createServer((req, res) => { handleRequest(opts, req, res).catch((err) => sendError(res, err)); });
   server.on('upgrade', (req, socket, head) => {
-    handleUpgrade(opts, wss, sessions, req, socket, head).catch((err) => rejectUpgrade(socket, err));
+    handleUpgrade({ opts, wss, sessions }, req, socket, head).catch((err) => rejectUpgrade(socket, err));
   });
   server.on('close', () => sessions.closeAll());
   return { server, sessions };

@@ -53,22 +53,30 @@ export function memoryOverheadBytes(vmi: VirtualMachineInstance): number {
   return fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0);
 }
 
+function renderMemory(vmi: VirtualMachineInstance, overheadBytes: number): { request: string; limit?: string } {
+  const res = vmi.spec?.domain?.resources ?? {};
+  const request = formatBytes((parseQuantity(res.requests?.memory) ?? guestMemoryBytes(vmi)) + overheadBytes);
+  const limit = parseQuantity(res.limits?.memory);
+  return limit === undefined ? { request } : { request, limit: formatBytes(limit + overheadBytes) };
+}
+
+function renderCPU(vmi: VirtualMachineInstance, ratio: number): { request: string; limit?: string } {
+  const res = vmi.spec?.domain?.resources ?? {};
+  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) return { request: String(countVCPUs(vmi)), limit: String(countVCPUs(vmi)) };
+  const request = res.requests?.cpu !== undefined ? String(res.requests.cpu) : formatCPU(countVCPUs(vmi) / ratio);
+  return res.limits?.cpu !== undefined ? { request, limit: String(res.limits.cpu) } : { request };
+}
+
 /** requests/limits for the `compute` container. */
 export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO): LauncherResources {
-  const res = vmi.spec?.domain?.resources ?? {};
-  const overheadBytes = res.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi);
-  const baseMemory = parseQuantity(res.requests?.memory) ?? guestMemoryBytes(vmi);
-  const requests: ResourceList = { memory: formatBytes(baseMemory + overheadBytes) };
+  const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi);
+  const memory = renderMemory(vmi, overheadBytes);
+  const cpu = renderCPU(vmi, cpuAllocationRatio);
+  const requests: ResourceList = { memory: memory.request, cpu: cpu.request };
   const limits: ResourceList = {};
-  const limitMemory = parseQuantity(res.limits?.memory);
-  if (limitMemory !== undefined) limits.memory = formatBytes(limitMemory + overheadBytes);
-  if (res.limits?.cpu !== undefined) limits.cpu = String(res.limits.cpu);
-
-  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) {
-    requests.cpu = limits.cpu = String(countVCPUs(vmi));
-    limits.memory = requests.memory;
-  } else {
-    requests.cpu = res.requests?.cpu !== undefined ? String(res.requests.cpu) : formatCPU(countVCPUs(vmi) / cpuAllocationRatio);
-  }
+  if (memory.limit) limits.memory = memory.limit;
+  if (cpu.limit) limits.cpu = cpu.limit;
+  // dedicated CPUs: Guaranteed QoS needs memory limit == request
+  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) limits.memory = requests.memory;
   return Object.keys(limits).length ? { requests, limits, overheadBytes } : { requests, overheadBytes };
 }
