@@ -27,7 +27,7 @@ export interface VMIHandlerOptions {
 }
 
 /** While the launcher is not listening yet. */
-const LAUNCHER_POLL_MS = 100;
+const LAUNCHER_POLL_MS = 50;
 /** Refresh of guest-agent data for running VMIs. */
 const RESYNC_MS = 15_000;
 
