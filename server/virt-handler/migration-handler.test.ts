@@ -3,7 +3,7 @@ import type { VirtualMachineInstance, VMIMigrationState } from '../../lib/kubevi
 import { migrationRole } from './migration-handler';
 
 const vmi = (nodeName: string, state?: VMIMigrationState): VirtualMachineInstance => ({
-  metadata: { name: 'v', namespace: 'ns', uid: 'u' }, spec: { domain: {} }, status: { phase: 'Running', nodeName, migrationState: state },
+  metadata: { name: 'v', namespace: 'ns', uid: 'u' }, spec: { domain: { devices: {} } }, status: { phase: 'Running', nodeName, migrationState: state },
 });
 const st = (more: Partial<VMIMigrationState> = {}): VMIMigrationState => ({ migrationUid: 'm', sourceNode: 'node-1', targetNode: 'node-2', ...more });
 

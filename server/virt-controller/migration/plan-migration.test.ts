@@ -8,7 +8,8 @@ const now = new Date('2026-01-01T00:20:00Z');
 const base = newVMIM();
 const vmi = runningVMI();
 const ready = targetPod(vmi, base, onNode('node-2'), podRunning());
-const srcPod = newPod(vmi, onNode('node-1'), podRunning(), (p) => { p.metadata!.uid = 'src-uid'; });
+const srcPod = newPod(vmi, onNode('node-1'), podRunning(), (p) => { p.metadata!.uid = 'src-uid'; p.metadata!.name = 'virt-launcher-testvmi-src'; });
+const laterTarget = newPod(vmi, onNode('node-1'), (p) => { p.metadata!.uid = 'later'; p.metadata!.name = 'virt-launcher-testvmi-later'; });
 const allowed = () => ({ allowed: true as const });
 
 function plan(vmim = base, over: Partial<PlanInputs> = {}) {
@@ -30,6 +31,7 @@ describe('planMigration', () => {
     ['Failed deletes the live target Pod and drops the finalizer', newVMIM(inPhase('Failed'), (m) => { m.metadata.finalizers = ['kubevirt.io/migrationJobFinalize']; }), { status: { phase: 'Failed' }, targetPod: ready }, ['deleteTargetPod', 'removeFinalizer']],
     ['Failed before the source started marks the VMI state failed', newVMIM(inPhase('Failed')), { status: { phase: 'Failed' }, vmi: runningVMI('node-1', handedOff(base)) }, ['markVMIStateFailed']],
     ['Failed after the source started leaves the VMI state to the source', newVMIM(inPhase('Failed')), { status: { phase: 'Failed' }, vmi: runningVMI('node-1', handedOff(base, { startTimestamp: 's' })) }, []],
+    ['Succeeded leaves a later migration\'s target Pod on the old source node alone', newVMIM(inPhase('Succeeded')), { status: { phase: 'Succeeded' }, vmi: runningVMI('node-2', handedOff(base, { completed: true })), sourcePods: [laterTarget] }, []],
     ['Succeeded deletes the source Pod', newVMIM(inPhase('Succeeded')), { status: { phase: 'Succeeded' }, vmi: runningVMI('node-2', handedOff(base, { completed: true })), targetPod: ready }, ['deleteSourcePod']],
   ] as [string, ReturnType<typeof newVMIM>, Partial<PlanInputs>, string[]][])('%s', (_n, vmim, over, want) => {
     expect(plan(vmim, { status: vmim.status, ...over })).toEqual(want);

@@ -54,8 +54,9 @@ function planFinal(vmim: VirtualMachineInstanceMigration, i: PlanInputs): Migrat
   if (i.status.phase === Phase.Failed) {
     if (isAlive(i.targetPod)) out.push({ kind: 'deleteTargetPod', pod: i.targetPod, why: i.failure ?? 'migration failed' });
     if (state && !state.completed && !state.startTimestamp) out.push({ kind: 'markVMIStateFailed', reason: i.failure ?? 'migration failed' });
-  } else if (state?.sourceNode) {
-    const leftover = i.sourcePods.find((p) => p.spec?.nodeName === state.sourceNode && !p.metadata?.deletionTimestamp);
+  } else if (state?.sourcePod) {
+    // by name: a later migration's target Pod may already sit on the old source node
+    const leftover = i.sourcePods.find((p) => p.metadata?.name === state.sourcePod && !p.metadata?.deletionTimestamp);
     if (leftover) out.push({ kind: 'deleteSourcePod', pod: leftover });
   }
   if (vmim.metadata.finalizers?.includes(Finalizer.MigrationJob)) out.push({ kind: 'removeFinalizer' });

@@ -16,6 +16,14 @@ describe('renderTargetPod', () => {
     expect(pod.metadata!.annotations).toMatchObject({ 'kubevirt.io/migrationJobName': 'mig' });
   });
 
+  it('does not carry the VMI\'s node labels', () => {
+    const labelled = newVMI((v) => { v.metadata.labels = { app: 'x', 'kubevirt.io/nodeName': 'node-1', 'kubevirt.io/migrationTargetNodeName': 'node-2' }; });
+    const labels = renderTargetPod(labelled, newVMIM()).metadata!.labels!;
+    expect(labels.app).toBe('x');
+    expect(labels).not.toHaveProperty('kubevirt.io/nodeName');
+    expect(labels).not.toHaveProperty('kubevirt.io/migrationTargetNodeName');
+  });
+
   it('keeps off every node that already runs a Pod of the VMI', () => {
     const pod = renderTargetPod(vmi, newVMIM());
     expect(pod.spec!.affinity!.podAntiAffinity!.requiredDuringSchedulingIgnoredDuringExecution).toEqual([{

@@ -27,7 +27,8 @@ function withAntiAffinity(affinity: V1Affinity | undefined, term: V1PodAffinityT
 export function renderTargetPod(vmi: VirtualMachineInstance, vmim: VirtualMachineInstanceMigration, opts: RenderOptions = {}): V1Pod {
   const pod = renderLauncherPod(vmi, opts);
   const meta = pod.metadata!;
-  meta.labels = { ...meta.labels, [Label.MigrationJobUID]: vmim.metadata.uid ?? '' };
+  const { [Label.NodeName]: _node, [Label.MigrationTargetNodeName]: _target, ...labels } = meta.labels ?? {};
+  meta.labels = { ...labels, [Label.MigrationJobUID]: vmim.metadata.uid ?? '' };
   meta.annotations = { ...meta.annotations, [Annotation.MigrationJobName]: vmim.metadata.name ?? '' };
   const spec = pod.spec!;
   spec.nodeSelector = { ...(vmim.spec.addedNodeSelector ?? {}), ...(spec.nodeSelector ?? {}) };
