@@ -14,7 +14,7 @@ let kubeconfig: string;
 /** runs kubectl asynchronously: the API server lives in this process, so never block the event loop */
 function kubectl(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { PATH: process.env.PATH ?? '', HOME: home } });
+    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => { out += d; });
@@ -93,7 +93,7 @@ describe('kubectl 1.32 against the embedded API server', () => {
   });
 
   it('get -w prints the list, then changes', async () => {
-    const w = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'cm', '-w', '--no-headers'], { env: { PATH: process.env.PATH ?? '', HOME: home } });
+    const w = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'cm', '-w', '--no-headers'], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
     let out = '';
     w.stdout.on('data', (d) => { out += d; });
     try {
