@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserInfo } from './authz';
-import { findAPIServiceStub, proxyToAPIServiceStub } from './aggregation-stub';
+import { findAPIService, proxyToAPIService } from './aggregation';
 import type { ApiContext } from './rest/api-context';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './rest/discovery';
 import type { ResourceRequest } from './rest/handler-context';
@@ -49,8 +49,8 @@ async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse
   const user: UserInfo | undefined = authenticate(o.tokens, req);
   if (!user && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
   if (info.apiPrefix === 'apis' && info.group && info.version) {
-    const svc = findAPIServiceStub(o.ctx.apiservices, info.group, info.version);
-    if (svc) return proxyToAPIServiceStub(svc, req, res, user!);
+    const svc = findAPIService(o.ctx.apiservices, info.group, info.version);
+    if (svc) return proxyToAPIService(svc, req, res, user!);
   }
   if (!info.isResource) return serveNonResource(o, req, res, info.path);
   const rt = o.ctx.registry.find(info.group, info.version, info.resource);

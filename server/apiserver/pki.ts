@@ -10,14 +10,14 @@ const CA_DAYS = 3650;
 const SERVING_DAYS = 825;
 const SERVING_SANS = { dns: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'], ips: ['127.0.0.1', '::1'] };
 
-function newKeyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey; pem: string } {
+export function newKeyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey; pem: string } {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const priv = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
   return { privateKey: priv, publicKey: forge.pki.setRsaPublicKey(priv.n, priv.e), pem };
 }
 
-function newCertificate(publicKey: forge.pki.PublicKey, days: number): forge.pki.Certificate {
+export function newCertificate(publicKey: forge.pki.PublicKey, days: number): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = '01' + randomBytes(8).toString('hex');

@@ -7,7 +7,8 @@ import { ensurePki } from './pki';
 import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
 import { startConfigCaches } from './config-caches';
 import { createRequestListener } from './http-router';
-import { findAPIServiceStub, proxyUpgradeToAPIServiceStub } from './aggregation-stub';
+import { findAPIService, proxyUpgradeToAPIService } from './aggregation';
+import { wireAggregation } from './aggregation-wiring';
 import { parseRequestInfo } from './rest/request-info';
 import type { ApiContext } from './rest/api-context';
 import { TypeRegistry } from './rest/type-registry';
@@ -51,6 +52,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
   const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger };
   startConfigCaches(ctx);
+  wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);
   const crdCount = await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
   const host = opts.host ?? '127.0.0.1';
@@ -63,9 +65,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   server.on('upgrade', (req, socket, head) => {
     const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
     const user = authenticate(tokens, req);
-    const svc = user && info.apiPrefix === 'apis' ? findAPIServiceStub(ctx.apiservices, info.group, info.version) : undefined;
+    const svc = user && info.apiPrefix === 'apis' ? findAPIService(ctx.apiservices, info.group, info.version) : undefined;
     if (!svc || !user) { socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'); return; }
-    proxyUpgradeToAPIServiceStub(svc, req, socket, head, user);
+    proxyUpgradeToAPIService(svc, req, socket, head, user);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,7 +1,7 @@
 /**
  * Embedded mode: make the API server use this virt-api — the APIServices for
- * `subresources.kubevirt.io` (a Service `kubevirt/virt-api` whose Endpoints point at our address,
- * plus the URL in an annotation) and the webhook configurations (by URL). Create or update.
+ * `subresources.kubevirt.io` (a Service `kubevirt/virt-api` whose Endpoints point at our address;
+ * the API server dials a Service through its Endpoints) and the webhook configurations (by URL). Create or update.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
@@ -11,8 +11,6 @@ import { requestJson } from './kube-request';
 
 export const VIRT_API_NAMESPACE = 'kubevirt';
 export const VIRT_API_SERVICE = 'virt-api';
-/** The URL an embedded aggregator may use directly instead of resolving the Service. */
-export const ANNOTATION_SERVICE_URL = 'kubevirt-ts.io/service-url';
 
 export interface Registration { url: string; host: string; port: number; caPem: string }
 
@@ -28,7 +26,7 @@ async function upsert(kc: KubeConfig, collection: string, obj: { metadata: { nam
 export function apiServices(r: Registration) {
   return SERVED_VERSIONS.map((version, i) => ({
     apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService',
-    metadata: { name: `${version}.${SUBRESOURCES_GROUP}`, annotations: { [ANNOTATION_SERVICE_URL]: r.url } },
+    metadata: { name: `${version}.${SUBRESOURCES_GROUP}` },
     spec: {
       group: SUBRESOURCES_GROUP, version, groupPriorityMinimum: 1000, versionPriority: 15 - i,
       service: { namespace: VIRT_API_NAMESPACE, name: VIRT_API_SERVICE, port: r.port },
