@@ -32,6 +32,7 @@ const rows: Row[] = [
   ['aborted by the source → canceled', newVMIM(inPhase('Running'), deleting()), { vmi: runningVMI('node-1', handedOff(base, { failed: true, completed: true, abortStatus: 'Succeeded' })), targetPod: ready }, 'Failed', FailureMessage.canceled],
   ['deleted before hand-off → canceled', newVMIM(inPhase('Scheduling'), deleting()), { vmi: runningVMI(), targetPod: pod() }, 'Failed', FailureMessage.canceled],
   ['deleted while running waits for the abort', newVMIM(inPhase('Running'), deleting()), { vmi: runningVMI('node-1', handedOff(base, { startTimestamp: 't', abortRequested: true })), targetPod: ready }, 'Running', undefined],
+  ['the target Pod going away during an abort waits for the source', newVMIM(inPhase('Running'), deleting()), { vmi: runningVMI('node-1', handedOff(base, { startTimestamp: 't', abortRequested: true, abortStatus: 'Aborting' })), targetPod: pod(onNode('node-2'), podFailed()) }, 'Running', undefined],
   ['target Pod removed', newVMIM(inPhase('Scheduling')), { vmi: runningVMI() }, 'Failed', FailureMessage.targetPodMissing],
   ['target Pod died', newVMIM(inPhase('PreparingTarget')), { vmi: runningVMI('node-1', handedOff(base)), targetPod: pod(onNode('node-2'), podFailed()) }, 'Failed', FailureMessage.targetPodDown],
   ['target Pod terminating', newVMIM(inPhase('Scheduled')), { vmi: runningVMI(), targetPod: pod(onNode('node-2'), podRunning(), podTerminating()) }, 'Failed', FailureMessage.targetPodDown],
@@ -60,6 +61,13 @@ describe('computeMigrationStatus', () => {
     const state = handedOff(base, { targetNodeAddress: 'a', startTimestamp: 's' });
     const { status } = computeMigrationStatus(newVMIM(inPhase('Running')), { vmi: runningVMI('node-1', state), targetPod: ready, now });
     expect(status.migrationState).toEqual(state);
+  });
+
+  it('keeps the failure reason it recorded when the VMI state has none yet', () => {
+    const vmim = newVMIM(inPhase('Failed'));
+    vmim.status!.migrationState = { migrationUid: 'mig-uid', failed: true, failureReason: FailureMessage.targetPodDown };
+    const { status } = computeMigrationStatus(vmim, { vmi: runningVMI('node-1', handedOff(base, { startTimestamp: 's' })), now });
+    expect(status.migrationState?.failureReason).toBe(FailureMessage.targetPodDown);
   });
 
   it('marks a deleted VMIM with the abort-requested condition', () => {

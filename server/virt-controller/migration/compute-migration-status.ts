@@ -35,6 +35,8 @@ function failure(vmim: VirtualMachineInstanceMigration, phase: string, i: Migrat
   const state = ownState(vmim, vmi);
   if (hasSucceeded(state, vmi)) return undefined;
   if (state?.failed) return state.abortStatus === 'Succeeded' ? FailureMessage.canceled : state.failureReason ?? FailureMessage.sourceReported;
+  // an abort in flight: the target going away is expected; the source reports how it ended
+  if (state?.abortRequested && !state.completed) return undefined;
   if (isHandedOff(phase) && !state) return FailureMessage.stateTaken;
   if (isTargetCreated(phase) && !targetPod) return FailureMessage.targetPodMissing;
   if (isTargetCreated(phase) && targetPod && (isPodDown(targetPod) || targetPod.metadata?.deletionTimestamp) && !state?.completed) return FailureMessage.targetPodDown;
@@ -89,7 +91,7 @@ export function computeMigrationStatus(vmim: VirtualMachineInstanceMigration, i:
   const abort = abortCondition(vmim, i.now);
   if (abort && !status.conditions?.some((c) => c.type === abort.type)) status.conditions = [...(status.conditions ?? []), abort];
   const state = ownState(vmim, i.vmi);
-  if (state) status.migrationState = structuredClone(state);
+  if (state) status.migrationState = { ...(status.migrationState ?? {}), ...structuredClone(state) };
   if (failed) status.migrationState = { ...(status.migrationState ?? {}), failed: true, failureReason: status.migrationState?.failureReason ?? failed };
   return { status, failure: failed };
 }

@@ -5,7 +5,8 @@ import { planMigration, type PlanInputs } from './plan-migration';
 import { deleting, handedOff, inPhase, newVMIM, runningVMI, targetPod } from './testing-builders';
 
 const now = new Date('2026-01-01T00:20:00Z');
-const base = newVMIM();
+const withFinalizer = (m: ReturnType<typeof newVMIM>) => { m.metadata.finalizers = ['kubevirt.io/migrationJobFinalize']; };
+const base = newVMIM(withFinalizer);
 const vmi = runningVMI();
 const ready = targetPod(vmi, base, onNode('node-2'), podRunning());
 const srcPod = newPod(vmi, onNode('node-1'), podRunning(), (p) => { p.metadata!.uid = 'src-uid'; p.metadata!.name = 'virt-launcher-testvmi-src'; });
@@ -13,6 +14,7 @@ const laterTarget = newPod(vmi, onNode('node-1'), (p) => { p.metadata!.uid = 'la
 const allowed = () => ({ allowed: true as const });
 
 function plan(vmim = base, over: Partial<PlanInputs> = {}) {
+  if (!vmim.metadata.deletionTimestamp && !vmim.metadata.finalizers && !/Succeeded|Failed/.test(vmim.status?.phase ?? '')) withFinalizer(vmim);
   const inputs: PlanInputs = { status: vmim.status ?? {}, vmi, sourcePods: [srcPod], throttle: allowed, settings: DEFAULT_MIGRATION_SETTINGS, now, ...over };
   return planMigration(vmim, inputs).map((a) => a.kind);
 }
@@ -35,6 +37,11 @@ describe('planMigration', () => {
     ['Succeeded deletes the source Pod', newVMIM(inPhase('Succeeded')), { status: { phase: 'Succeeded' }, vmi: runningVMI('node-2', handedOff(base, { completed: true })), targetPod: ready }, ['deleteSourcePod']],
   ] as [string, ReturnType<typeof newVMIM>, Partial<PlanInputs>, string[]][])('%s', (_n, vmim, over, want) => {
     expect(plan(vmim, { status: vmim.status, ...over })).toEqual(want);
+  });
+
+  it('adds the finalizer the webhook did not', () => {
+    const bare = newVMIM(inPhase('Pending'));
+    expect(planMigration(bare, { status: bare.status!, vmi, sourcePods: [], throttle: allowed, settings: DEFAULT_MIGRATION_SETTINGS, now }).map((a) => a.kind)).toEqual(['addFinalizer']);
   });
 
   it('deletes a target Pod unschedulable for 5 minutes', () => {

@@ -19,6 +19,7 @@ export type MigrationAction =
   | { kind: 'requestAbort' }
   | { kind: 'markVMIStateFailed'; reason: string }
   | { kind: 'deleteSourcePod'; pod: V1Pod }
+  | { kind: 'addFinalizer' }
   | { kind: 'removeFinalizer' }
   | { kind: 'requeueAfter'; ms: number; why: string };
 
@@ -66,6 +67,8 @@ function planFinal(vmim: VirtualMachineInstanceMigration, i: PlanInputs): Migrat
 export function planMigration(vmim: VirtualMachineInstanceMigration, i: PlanInputs): MigrationAction[] {
   const phase = i.status.phase ?? Phase.Unset;
   if (phase === Phase.Succeeded || phase === Phase.Failed) return planFinal(vmim, i);
+  // the mutating webhook adds it; without admission (or before it was installed) the controller does
+  if (!vmim.metadata.deletionTimestamp && !vmim.metadata.finalizers?.includes(Finalizer.MigrationJob)) return [{ kind: 'addFinalizer' }];
   const state = ownState(vmim, i.vmi);
   switch (phase) {
     case Phase.Pending:

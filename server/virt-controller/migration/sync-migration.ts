@@ -75,6 +75,12 @@ export async function runMigrationActions(ctx: SyncContext, key: string, vmim: V
       await patchMigrationState(vmis, vmi!, mergeState(vmi!, { failed: true, completed: true, endTimestamp: now, failureReason: a.reason }));
     },
     deleteSourcePod: async (a) => { if (a.kind === 'deleteSourcePod') await deletePod(ctx, a.pod); },
+    addFinalizer: async () => {
+      await ctx.clients.migrations.jsonPatch(vmim.metadata.namespace ?? 'default', vmim.metadata.name ?? '', [
+        { op: 'test', path: '/metadata/resourceVersion', value: vmim.metadata.resourceVersion },
+        { op: 'add', path: '/metadata/finalizers', value: [...(vmim.metadata.finalizers ?? []), Finalizer.MigrationJob] },
+      ]);
+    },
     removeFinalizer: async () => {
       const finalizers = (vmim.metadata.finalizers ?? []).filter((f) => f !== Finalizer.MigrationJob);
       await ctx.clients.migrations.jsonPatch(vmim.metadata.namespace ?? 'default', vmim.metadata.name ?? '', [

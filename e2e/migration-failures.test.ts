@@ -1,0 +1,74 @@
+/**
+ * A migration that goes wrong leaves the guest where it was: cancelled by deleting its VMIM while
+ * it runs (made slow on purpose by a MigrationPolicy bandwidth limit), or failed because the target
+ * QEMU was killed mid-way. MIGRATION_STRESS_REPEAT (default 1; 10 for the stress run) repeats each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeClients } from '../server/kube/clients';
+import { startCluster, type TestCluster } from './harness';
+import {
+  clientsOf, CounterReader, createSlowPolicy, finalMigration, getVMI, getVMIM, isAlive, migrate, NS, qemuPidOn, startGuest, until,
+} from './migration-helpers';
+
+const REPEAT = Number(process.env.MIGRATION_STRESS_REPEAT ?? 1);
+const SLOW = { migration: 'slow' };
+let cluster: TestCluster;
+let k: KubeClients;
+let reader: CounterReader;
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 2, console: false });
+  k = clientsOf(cluster);
+  await createSlowPolicy(k, 'slow', SLOW, '512Ki');
+  await startGuest(k, 'slowpoke', SLOW);
+  reader = await CounterReader.open(cluster, k, 'slowpoke');
+  await reader.past(2);
+});
+afterAll(async () => { reader?.close(); await cluster?.stop(); });
+
+/** Starts a migration of the slow guest and waits until QEMU is copying memory. */
+async function runningMigration(): Promise<{ name: string; source: string; sourcePid: number; target: string }> {
+  const vmi = await getVMI(k, 'slowpoke');
+  const source = vmi.status.nodeName as string;
+  const sourcePid = qemuPidOn(cluster, vmi, source)!;
+  const name = await migrate(k, 'slowpoke');
+  const vmim = await until(`${name} Running`, async () => { const m = await getVMIM(k, name); return m?.status?.phase === 'Running' && m; }, 120_000);
+  return { name, source, sourcePid, target: vmim.status.migrationState.targetNode };
+}
+
+/** The guest is still on `source`, its QEMU alive, and its counter moves on. */
+async function expectStillOnSource(source: string, sourcePid: number): Promise<void> {
+  const vmi = await getVMI(k, 'slowpoke');
+  expect(vmi.status.nodeName).toBe(source);
+  expect(vmi.status.phase).toBe('Running');
+  expect(isAlive(sourcePid)).toBe(true);
+  await reader.past(reader.last ?? 0, 30_000);
+  // the next migration may start only once the failed target Pod left activePods
+  await until('one active pod', async () => Object.keys((await getVMI(k, 'slowpoke')).status.activePods ?? {}).length === 1, 60_000);
+}
+
+describe('a migration that does not finish', () => {
+  it(`is cancelled by deleting its VMIM; the guest stays on the source (×${REPEAT})`, async () => {
+    for (let i = 0; i < REPEAT; i++) {
+      const { name, source, sourcePid } = await runningMigration();
+      await k.migrations.delete(NS, name);
+      await until(`${name} gone`, async () => !(await getVMIM(k, name)), 60_000);
+      const state = (await getVMI(k, 'slowpoke')).status.migrationState;
+      expect(state).toMatchObject({ abortRequested: true, abortStatus: 'Succeeded', failed: true, completed: true });
+      await expectStillOnSource(source, sourcePid);
+    }
+  });
+
+  it(`fails when the target QEMU is killed mid-way; the guest stays on the source (×${REPEAT})`, async () => {
+    for (let i = 0; i < REPEAT; i++) {
+      const { name, source, sourcePid, target } = await runningMigration();
+      const targetPid = qemuPidOn(cluster, await getVMI(k, 'slowpoke'), target)!;
+      expect(targetPid).toBeGreaterThan(0);
+      process.kill(targetPid, 'SIGKILL');
+      const vmim = await finalMigration(k, name, 60_000);
+      expect(vmim.status.phase).toBe('Failed');
+      expect(vmim.status.migrationState.failureReason).toBeTruthy();
+      await expectStillOnSource(source, sourcePid);
+    }
+  });
+});
