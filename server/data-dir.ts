@@ -5,6 +5,7 @@ import { join } from 'node:path';
  * Where everything of one embedded cluster lives. One data dir = one cluster.
  *
  *   DIR/kubeconfig                 cluster-admin kubeconfig (0600)
+ *   DIR/apiserver/kubeconfigs/     one kubeconfig per KubeVirt component identity (0600)
  *   DIR/apiserver/state.db         SQLite revision log
  *   DIR/apiserver/pki/             ca.crt ca.key serving.crt serving.key
  *   DIR/apiserver/tokens.json      bearer tokens → users/groups
@@ -22,6 +23,7 @@ export const dataPaths = (dir: string) => ({
   db: join(dir, 'apiserver', 'state.db'),
   pki: join(dir, 'apiserver', 'pki'),
   tokens: join(dir, 'apiserver', 'tokens.json'),
+  componentKubeconfig: (component: string) => join(dir, 'apiserver', 'kubeconfigs', `${component}.kubeconfig`),
   images: join(dir, 'images'),
   nodes: join(dir, 'nodes'),
   node: (name: string) => join(dir, 'nodes', name),

@@ -3,6 +3,7 @@ import { log } from '../log';
 import { dataPaths, defaultDataDir } from '../data-dir';
 import { writeKubeconfig } from './kubeconfig';
 import { startApiServer } from './server';
+import { COMPONENT_USERS, ensureTokens, tokenFor } from './tokens';
 
 const DEFAULT_PORT = 6443;
 
@@ -12,7 +13,13 @@ export async function runApiServerCommand(argv: string[]): Promise<void> {
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const logger = log.child({ component: 'apiserver' });
   const srv = await startApiServer({ dataDir, port: values.port ? Number(values.port) : DEFAULT_PORT, host: values.host });
-  const kubeconfig = dataPaths(dataDir).kubeconfig;
+  const paths = dataPaths(dataDir);
+  // component identities first: whoever waits for DIR/kubeconfig may start components at once
+  const tokens = ensureTokens(paths.tokens);
+  for (const [component, user] of Object.entries(COMPONENT_USERS)) {
+    writeKubeconfig(paths.componentKubeconfig(component), { server: srv.url, caPem: srv.caPem, token: tokenFor(tokens, user), user: component });
+  }
+  const kubeconfig = paths.kubeconfig;
   writeKubeconfig(kubeconfig, { server: srv.url, caPem: srv.caPem, token: srv.adminToken });
   logger.info({ url: srv.url, kubeconfig }, 'apiserver ready');
   await new Promise<void>((resolve) => {

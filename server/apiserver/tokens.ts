@@ -10,18 +10,29 @@ export interface TokenFile { tokens: TokenEntry[] }
 
 export const ADMIN_USER = 'admin';
 export const VIEWER_USER = 'viewer';
+/** The identities KubeVirt's own components act as (virt-api's admission trusts these for VMI spec writes). */
+export const COMPONENT_USERS = {
+  'virt-controller': 'system:serviceaccount:kubevirt:kubevirt-controller',
+  'virt-handler': 'system:serviceaccount:kubevirt:kubevirt-handler',
+  'virt-api': 'system:serviceaccount:kubevirt:kubevirt-apiserver',
+} as const;
+export type ComponentName = keyof typeof COMPONENT_USERS;
+const SERVICE_ACCOUNT_GROUPS = ['system:serviceaccounts', 'system:serviceaccounts:kubevirt'];
 
 const newToken = () => randomBytes(24).toString('base64url');
 
+/** Loads the token file, creating it (or adding identities an older file lacks). */
 export function ensureTokens(path: string): TokenFile {
-  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as TokenFile;
+  const file: TokenFile = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as TokenFile) : { tokens: [] };
+  const wanted: Omit<TokenEntry, 'token'>[] = [
+    { username: ADMIN_USER, groups: [GROUP_MASTERS] },
+    { username: VIEWER_USER, groups: [GROUP_VIEWERS] },
+    ...Object.values(COMPONENT_USERS).map((username) => ({ username, groups: [GROUP_MASTERS, ...SERVICE_ACCOUNT_GROUPS] })),
+  ];
+  const missing = wanted.filter((w) => !file.tokens.some((t) => t.username === w.username));
+  if (missing.length === 0) return file;
+  file.tokens.push(...missing.map((w) => ({ token: newToken(), ...w })));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const file: TokenFile = {
-    tokens: [
-      { token: newToken(), username: ADMIN_USER, groups: [GROUP_MASTERS] },
-      { token: newToken(), username: VIEWER_USER, groups: [GROUP_VIEWERS] },
-    ],
-  };
   writeFileSync(path, JSON.stringify(file, null, 2), { mode: 0o600 });
   return file;
 }

@@ -11,19 +11,22 @@ import { consoleLoginUrl } from './login-url';
 /** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
 function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
   const common = ['--data-dir', o.dataDir];
-  const kubeconfig = ['--kubeconfig', dataPaths(o.dataDir).kubeconfig];
+  const paths = dataPaths(o.dataDir);
+  const kubeconfig = ['--kubeconfig', paths.kubeconfig];
+  // KubeVirt's components act as their own service accounts (virt-api's admission trusts those)
+  const as = (component: string) => ['--kubeconfig', paths.componentKubeconfig(component)];
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
   return {
     apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)] },
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
-      { name: 'controller', args: ['controller', ...common, ...kubeconfig] },
+      { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
     ],
     nodes: names.flatMap((n) => [
       { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
-      { name: `${n}-handler`, args: ['handler', ...common, ...kubeconfig, '--node', n] },
+      { name: `${n}-handler`, args: ['handler', ...common, ...as('virt-handler'), '--node', n] },
     ]),
-    console: o.console ? { name: 'console', args: ['console', ...common, ...kubeconfig, '--port', String(o.consolePort), '--host', o.host] } : undefined,
+    console: o.console ? { name: 'console', args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host] } : undefined,
   };
 }
 
