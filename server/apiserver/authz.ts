@@ -18,12 +18,25 @@ export const GROUP_MASTERS = 'system:masters';
 export const GROUP_VIEWERS = 'kv:viewers';
 export const GROUP_AUTHENTICATED = 'system:authenticated';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
+/** What kube's `view` and KubeVirt's `kubevirt.io:view` roles leave out: secrets and guest consoles. */
+const NOT_VIEWABLE = new Set(['/secrets', 'subresources.kubevirt.io/virtualmachineinstances/vnc', 'subresources.kubevirt.io/virtualmachineinstances/console']);
+/** Every signed-in user may ask what they themselves may do (kube's system:basic-user). */
+const SELF_REVIEWS = new Set(['selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'selfsubjectreviews']);
+
+function isViewable(attrs: ResourceAttributes): boolean {
+  // `vnc/screenshot` is governed by `vnc`, as in KubeVirt's roles
+  const sub = attrs.subresource?.split('/')[0];
+  return !NOT_VIEWABLE.has(`${attrs.group ?? ''}/${attrs.resource}${sub ? `/${sub}` : ''}`);
+}
 
 export interface Decision { allowed: boolean; reason: string }
 
 export function authorize(user: UserInfo, attrs: ResourceAttributes): Decision {
   if (user.groups.includes(GROUP_MASTERS)) return { allowed: true, reason: `group "${GROUP_MASTERS}" may do anything` };
-  if (user.groups.includes(GROUP_VIEWERS) && READ_VERBS.has(attrs.verb)) return { allowed: true, reason: `group "${GROUP_VIEWERS}" may read` };
+  if (attrs.verb === 'create' && attrs.group === 'authorization.k8s.io' && SELF_REVIEWS.has(attrs.resource ?? '') && user.groups.includes(GROUP_AUTHENTICATED)) {
+    return { allowed: true, reason: 'every authenticated user may review their own access' };
+  }
+  if (user.groups.includes(GROUP_VIEWERS) && READ_VERBS.has(attrs.verb) && isViewable(attrs)) return { allowed: true, reason: `group "${GROUP_VIEWERS}" may read` };
   return { allowed: false, reason: '' };
 }
 
