@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../data-dir';
-import { makeKubeClients, type KubeClients } from '../kube/clients';
+import { makeKubeClients, mergePatch, type KubeClients } from '../kube/clients';
 import { startTestApiServer } from '../kube/testing/api-server';
 import { waitFor } from '../kube/testing/wait-for';
 import { Kubelet } from './kubelet';
@@ -51,6 +51,15 @@ describe('process-kubelet on the embedded API server', () => {
     expect(node.status?.allocatable?.pods).toBe('110');
     const lease = await waitFor(() => c.coordination.readNamespacedLease({ namespace: 'kube-node-lease', name: NODE }).catch(() => undefined));
     expect(lease.spec?.holderIdentity).toBe(NODE);
+  });
+
+  it('restores Ready=True after something marked the node Unknown, and re-registers a deleted Node', async () => {
+    const node = await c.core.readNode({ name: NODE });
+    const conditions = node.status!.conditions!.map((x) => (x.type === 'Ready' ? { ...x, status: 'Unknown', reason: 'NodeStatusUnknown' } : x));
+    await c.core.patchNodeStatus({ name: NODE, body: { status: { conditions } } }, mergePatch);
+    await waitFor(async () => (await c.core.readNode({ name: NODE })).status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True', 10_000, 'Ready again');
+    await c.core.deleteNode({ name: NODE });
+    await waitFor(() => c.core.readNode({ name: NODE }).catch(() => undefined), 10_000, 'node re-registered');
   });
 
   it('runs a pod to Running then Succeeded, with its env and log in the pod dir', async () => {

@@ -75,11 +75,24 @@ export class NodeStatusReporter {
     let lastStatus = Date.now();
     while (!signal.aborted) {
       await this.tick(() => this.renewLease(), 'lease renewal failed');
-      if (Date.now() - lastStatus >= statusEvery) {
+      if (Date.now() - lastStatus >= statusEvery || (await this.isStatusStale())) {
         lastStatus = Date.now();
         await this.tick(() => this.updateStatus(), 'node status update failed');
       }
       await delay(leaseEvery, signal);
+    }
+  }
+
+  /** Someone else changed what we report (Ready=Unknown after a lease timeout, a newer KVM probe). */
+  private async isStatusStale(): Promise<boolean> {
+    const facts = this.opts.facts();
+    try {
+      const node = await this.opts.clients.core.readNode({ name: facts.name });
+      const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+      return ready?.status !== 'True' || node.metadata?.labels?.[LABEL_ACCELERATOR] !== acceleratorOf(facts.kvmUsable);
+    } catch (err) {
+      if (isNotFound(err)) await this.tick(() => this.register(), 'node re-registration failed'); // the Node was deleted
+      return false;
     }
   }
 
