@@ -122,6 +122,14 @@ describe('kubectl 1.32 against the embedded API server', () => {
     expect(r.err).toMatch(/Error from server \(Conflict\).*Operation cannot be fulfilled on configmaps "cm1": the object has been modified/);
   });
 
+  it('creates typed objects sent as protobuf (create namespace|configmap|secret)', async () => {
+    expect((await kubectl('create', 'namespace', 'typed')).code).toBe(0);
+    expect((await kubectl('create', 'configmap', 'tc', '-n', 'typed', '--from-literal=a=b')).code).toBe(0);
+    expect((await kubectl('create', 'secret', 'generic', 'ts', '-n', 'typed', '--from-literal=k=v')).code).toBe(0);
+    expect((await kubectl('get', 'cm', 'tc', '-n', 'typed', '-o', 'jsonpath={.data.a}')).out).toBe('b');
+    expect((await kubectl('get', 'secret', 'ts', '-n', 'typed', '-o', 'jsonpath={.type} {.data.k}')).out).toBe('Opaque dg==');
+  });
+
   it.each([['pod', 'pod1'], ['vm', 'vm1'], ['cm', 'cm1']])('delete %s', async (kind, name) => {
     expect(await kubectl('delete', kind, name)).toMatchObject({ code: 0 });
     expect((await kubectl('get', kind, name)).err).toMatch(/NotFound/);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { decodeProtobufBody, PROTOBUF } from './protobuf-body';
 import { badRequest, StatusError, toStatusError, unsupportedMediaType } from './status-error';
 
 const MAX_BODY = 8 * 1024 * 1024;
@@ -21,6 +22,7 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 /** JSON body (YAML accepted for application/yaml and apply-patch+yaml) */
 export function parseBody(buf: Buffer, contentType: string | undefined): any {
   const type = mediaType(contentType);
+  if (type === PROTOBUF) return decodeProtobufBody(buf);
   if (type && type !== 'application/json' && !/yaml/.test(type) && !type.endsWith('+json')) {
     throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
   }

@@ -64,7 +64,7 @@ const STRATEGIES: Record<string, Strategy> = {
     prepareForCreate(crd) { crd.status = CRD_CONDITIONS(crd); },
     prepareForUpdate(crd) { crd.status = CRD_CONDITIONS(crd); },
   },
-  '/secrets': { prepareForCreate(s) { s.type ??= 'Opaque'; } },
+  '/secrets': { prepareForCreate(s) { if (!s.type) s.type = 'Opaque'; } },
 };
 
 export function strategyFor(rt: Pick<ServedType, 'group' | 'resource'>): Strategy {

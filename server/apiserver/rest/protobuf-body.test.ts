@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { decodeProtobufBody } from './protobuf-body';
+
+/** a minimal protobuf writer, enough to build the envelopes kubectl sends */
+const varint = (n: number) => { const out: number[] = []; while (n > 0x7f) { out.push((n & 0x7f) | 0x80); n = Math.floor(n / 128); } out.push(n); return Buffer.from(out); };
+const field = (num: number, v: Buffer | string | number) => typeof v === 'number'
+  ? Buffer.concat([varint(num * 8), varint(v)])
+  : Buffer.concat([varint(num * 8 + 2), varint(Buffer.byteLength(v)), Buffer.from(v)]);
+const msg = (...parts: Buffer[]) => Buffer.concat(parts);
+const entry = (num: number, k: string, v: string) => field(num, msg(field(1, k), field(2, v)));
+const envelope = (apiVersion: string, kind: string, raw: Buffer) =>
+  Buffer.concat([Buffer.from('k8s\0', 'binary'), field(1, msg(field(1, apiVersion), field(2, kind))), field(2, raw)]);
+
+describe('decodeProtobufBody', () => {
+  it.each([
+    ['ConfigMap', msg(field(1, msg(field(1, 'c1'), field(3, 'ns'), entry(11, 'app', 'x'))), entry(2, 'a', 'b'), entry(2, 'c', 'd')),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1', namespace: 'ns', labels: { app: 'x' } }, data: { a: 'b', c: 'd' } }],
+    ['Secret', msg(field(1, msg(field(1, 's1'))), entry(2, 'k', 'v'), field(3, 'Opaque')),
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: { k: 'dg==' }, type: 'Opaque' }],
+    ['Namespace', msg(field(1, msg(field(1, 'foo'))), field(2, msg(field(1, 'kubernetes')))),
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'foo' }, spec: { finalizers: ['kubernetes'] } }],
+  ])('decodes a %s', (kind, raw, expected) => {
+    expect(decodeProtobufBody(envelope('v1', kind, raw))).toEqual(expected);
+  });
+
+  it.each([
+    ['a kind it does not know', envelope('v1', 'Pod', msg())],
+    ['a body without the k8s envelope', Buffer.from('{}')],
+  ])('answers 415 for %s', (_n, body) => {
+    expect(() => decodeProtobufBody(body)).toThrow(expect.objectContaining({ code: 415 }));
+  });
+});

@@ -1,0 +1,100 @@
+import { unsupportedMediaType } from './status-error';
+
+/**
+ * Decoding of the Kubernetes protobuf envelope ("k8s\0" + runtime.Unknown) for the few kinds
+ * kubectl's typed commands create with protobuf bodies (create configmap|secret|namespace|
+ * serviceaccount). Field numbers follow k8s.io/api's generated.proto.
+ */
+export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+type Fields = Map<number, (Buffer | number)[]>;
+
+function readVarint(buf: Buffer, pos: number): [number, number] {
+  let result = 0;
+  let shift = 0;
+  for (;;) {
+    const b = buf[pos++];
+    result += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) return [result, pos];
+    shift += 7;
+  }
+}
+
+/** one message's fields: length-delimited as Buffers, varints as numbers */
+function readFields(buf: Buffer): Fields {
+  const fields: Fields = new Map();
+  let pos = 0;
+  while (pos < buf.length) {
+    let tag: number;
+    [tag, pos] = readVarint(buf, pos);
+    const [num, wire] = [Math.floor(tag / 8), tag & 7];
+    let v: Buffer | number;
+    if (wire === 0) [v, pos] = readVarint(buf, pos);
+    else if (wire === 2) { let len: number; [len, pos] = readVarint(buf, pos); v = buf.subarray(pos, pos + len); pos += len; }
+    else if (wire === 1) { v = buf.subarray(pos, pos + 8); pos += 8; }
+    else if (wire === 5) { v = buf.subarray(pos, pos + 4); pos += 4; }
+    else throw new Error(`unsupported wire type ${wire}`);
+    if (!fields.has(num)) fields.set(num, []);
+    fields.get(num)!.push(v);
+  }
+  return fields;
+}
+
+const str = (f: Fields, n: number) => (f.get(n)?.[0] as Buffer | undefined)?.toString('utf8') || undefined;
+const num = (f: Fields, n: number) => f.get(n)?.[0] as number | undefined;
+const bool = (f: Fields, n: number) => (f.has(n) ? num(f, n) === 1 : undefined);
+const strs = (f: Fields, n: number) => (f.get(n) as Buffer[] | undefined)?.map((b) => b.toString('utf8'));
+
+function map(f: Fields, n: number, asBase64 = false): Record<string, string> | undefined {
+  const entries = f.get(n) as Buffer[] | undefined;
+  if (!entries) return undefined;
+  return Object.fromEntries(entries.map((e) => {
+    const kv = readFields(e);
+    const v = kv.get(2)?.[0] as Buffer | undefined;
+    return [str(kv, 1) ?? '', asBase64 ? (v ?? Buffer.alloc(0)).toString('base64') : (v?.toString('utf8') ?? '')];
+  }));
+}
+
+function ownerReferences(f: Fields): unknown[] | undefined {
+  return (f.get(13) as Buffer[] | undefined)?.map((b) => {
+    const r = readFields(b);
+    return prune({ apiVersion: str(r, 5), kind: str(r, 1), name: str(r, 3), uid: str(r, 4), controller: bool(r, 6), blockOwnerDeletion: bool(r, 7) });
+  });
+}
+
+function prune<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+function objectMeta(buf: Buffer | undefined): Record<string, unknown> {
+  if (!buf) return {};
+  const f = readFields(buf);
+  return prune({
+    name: str(f, 1), generateName: str(f, 2), namespace: str(f, 3), resourceVersion: str(f, 6) || undefined,
+    labels: map(f, 11), annotations: map(f, 12), ownerReferences: ownerReferences(f), finalizers: strs(f, 14),
+  });
+}
+
+const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
+  ConfigMap: (f) => ({ data: map(f, 2), binaryData: map(f, 3, true), immutable: bool(f, 4) }),
+  Secret: (f) => ({ data: map(f, 2, true), type: str(f, 3), stringData: map(f, 4), immutable: bool(f, 5) }),
+  Namespace: (f) => {
+    const spec = f.get(2)?.[0] as Buffer | undefined;
+    return { spec: spec ? prune({ finalizers: strs(readFields(spec), 1) }) : undefined };
+  },
+  ServiceAccount: (f) => ({ automountServiceAccountToken: bool(f, 4) }),
+};
+
+/** the JSON object inside a protobuf request body; 415 for kinds this server cannot decode */
+export function decodeProtobufBody(buf: Buffer): any {
+  if (!buf.subarray(0, 4).equals(MAGIC)) throw unsupportedMediaType(PROTOBUF, ['application/json', 'application/yaml']);
+  const unknown = readFields(buf.subarray(4));
+  const typeMeta = readFields((unknown.get(1)?.[0] as Buffer | undefined) ?? Buffer.alloc(0));
+  const [apiVersion, kind] = [str(typeMeta, 1), str(typeMeta, 2)];
+  const decode = kind ? DECODERS[kind] : undefined;
+  if (!decode) throw unsupportedMediaType(PROTOBUF, ['application/json', 'application/yaml']);
+  const raw = readFields((unknown.get(2)?.[0] as Buffer | undefined) ?? Buffer.alloc(0));
+  return prune({ apiVersion, kind, metadata: objectMeta(raw.get(1)?.[0] as Buffer | undefined), ...decode(raw) });
+}
