@@ -1,13 +1,42 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
+const alias = { '@': fileURLToPath(new URL('.', import.meta.url)) };
+const ignored = ['node_modules/**', '.next/**', 'test-results/**'];
+
+/**
+ * Two projects:
+ * - unit: pure code and single real parts (a QEMU, one API server), run in parallel;
+ * - integration: whole clusters (`*.integration.test.ts`, `e2e/*.test.ts`), one file at a time
+ *   so two clusters never fight over 2 cores. Browser tests are Playwright's (`e2e/*.spec.ts`).
+ */
 export default defineConfig({
-  resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
+  resolve: { alias },
   test: {
-    include: ['**/*.test.ts', '**/*.test.tsx'],
-    exclude: ['node_modules/**', '.next/**', 'e2e/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          include: ['**/*.test.ts', '**/*.test.tsx'],
+          exclude: [...ignored, 'e2e/**', '**/*.integration.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['**/*.integration.test.ts', 'e2e/**/*.test.ts'],
+          exclude: ignored,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

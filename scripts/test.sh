@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 echo "== typecheck"
 npx tsc --noEmit -p .
-echo "== unit and integration tests"
-npx vitest run
+echo "== unit tests"
+npx vitest run --project unit
+echo "== integration tests (whole clusters, real QEMU guests)"
+npx vitest run --project integration
 if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
   echo "== e2e"
   [ -d .next ] || npx next build
