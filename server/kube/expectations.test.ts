@@ -44,6 +44,16 @@ describe('Expectations', () => {
     expect(e.satisfied('k')).toBe(true);
   });
 
+  it('raiseExpectations adds to what is pending', () => {
+    const e = new Expectations();
+    e.expectCreations('k', 1);
+    e.raiseExpectations('k', 1);
+    e.creationObserved('k');
+    expect(e.satisfied('k')).toBe(false);
+    e.creationObserved('k');
+    expect(e.satisfied('k')).toBe(true);
+  });
+
   it('lowerExpectations undoes a failed create', () => {
     const e = new Expectations();
     e.expectCreations('k', 1);

@@ -32,6 +32,15 @@ export class Expectations {
     this.set(key, 0, uids.length, uids);
   }
 
+  /** Add to what is already expected (a second create for the same key before the first was observed). */
+  raiseExpectations(key: string, add: number, del = 0): void {
+    const r = this.records.get(key);
+    if (!r) return this.set(key, add, del, []);
+    r.add += add;
+    r.del += del;
+    r.setAt = this.now();
+  }
+
   creationObserved(key: string): void {
     const r = this.records.get(key);
     if (r) r.add--;
