@@ -41,7 +41,10 @@ export function mediaType(contentType: string | undefined): string {
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendRawJson(res, code, JSON.stringify(body), headers);
+}
+
+export function sendRawJson(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

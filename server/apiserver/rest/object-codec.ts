@@ -30,14 +30,26 @@ export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'
   return obj;
 }
 
-/** what the store keeps: the object without resourceVersion */
+/**
+ * What the store keeps: the object without resourceVersion, keys ordered apiVersion, kind,
+ * metadata first (so rawObject can stamp the resourceVersion without parsing).
+ */
 export function encodeObject(obj: any): string {
-  const rv = obj.metadata?.resourceVersion;
-  if (rv === undefined) return JSON.stringify(obj);
-  delete obj.metadata.resourceVersion;
-  const s = JSON.stringify(obj);
-  obj.metadata.resourceVersion = rv;
-  return s;
+  const { apiVersion, kind, metadata, ...rest } = obj;
+  const { resourceVersion: _rv, ...meta } = metadata ?? {};
+  return JSON.stringify({ apiVersion, kind, metadata: meta, ...rest });
+}
+
+/**
+ * decodeObject as JSON text, without a parse when the stored text starts with the served
+ * apiVersion and kind (always, for single-version types); falls back to parse + stringify.
+ */
+export function rawObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): string {
+  const prefix = `{"apiVersion":${JSON.stringify(groupVersion(rt))},"kind":${JSON.stringify(rt.kind)},"metadata":{`;
+  if (value.startsWith(prefix) && value[prefix.length] === '"') {
+    return `${prefix}"resourceVersion":"${kv.modRevision}",${value.slice(prefix.length)}`;
+  }
+  return JSON.stringify(decodeObject(rt, kv, value));
 }
 
 /** kube's timestamp format: RFC 3339 without fractional seconds */

@@ -1,7 +1,8 @@
 import type { ResourceRequest } from './handler-context';
 import { buildMatcher } from './field-selectors';
-import { negotiate, sendJson } from './http-io';
-import { getObject, listObjects } from './read-objects';
+import { negotiate, sendJson, sendRawJson } from './http-io';
+import { rawObject } from './object-codec';
+import { getObject, listObjects, listRows, type RawListResult } from './read-objects';
 import { groupVersion, type ServedType } from './resource-type';
 import { badRequest, StatusError } from './status-error';
 import { includeObjectFrom, renderObjectsTable } from './table-render';
@@ -37,12 +38,21 @@ export function handleList(r: ResourceRequest): void {
   const limit = limitRaw ? Number(limitRaw) : undefined;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw badRequest(`invalid limit: ${limitRaw}`);
   const rep = representationOf(r);
-  const list = listObjects(ctx, rt, info.namespace, { match: buildMatcher(rt, info.query), limit, continue: info.query.get('continue') ?? undefined });
+  const opts = { match: buildMatcher(rt, info.query), limit, continue: info.query.get('continue') ?? undefined };
+  if (rep === 'object') return sendRawList(r, listRows(ctx, rt, info.namespace, opts));
+  const list = listObjects(ctx, rt, info.namespace, opts);
   const listMeta: Record<string, unknown> = { resourceVersion: list.resourceVersion };
   if (list.continue) listMeta.continue = list.continue;
   if (rep === 'table') return sendJson(r.res, 200, renderObjectsTable(rt, list.items, { include: includeObjectFrom(info.query), listMeta }));
   if (rep === 'partial') return sendJson(r.res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, items: list.items.map(partial) });
-  sendJson(r.res, 200, { kind: rt.listKind, apiVersion: groupVersion(rt), metadata: listMeta, items: list.items });
+}
+
+/** a List response assembled from stored JSON text, without parsing every item */
+function sendRawList(r: ResourceRequest, list: RawListResult): void {
+  const meta: Record<string, string> = { resourceVersion: list.resourceVersion };
+  if (list.continue) meta.continue = list.continue;
+  const head = `{"kind":${JSON.stringify(r.rt.listKind)},"apiVersion":${JSON.stringify(groupVersion(r.rt))},"metadata":${JSON.stringify(meta)},"items":[`;
+  sendRawJson(r.res, 200, `${head}${list.kvs.map((kv) => rawObject(r.rt, kv)).join(',')}]}`);
 }
 
 export function handleWatch(r: ResourceRequest): void {
@@ -62,5 +72,6 @@ export function handleWatch(r: ResourceRequest): void {
     timeoutSeconds: timeout ? Number(timeout) : undefined,
     bookmarkIntervalMs: r.bookmarkIntervalMs,
     represent,
+    raw: rep === 'object',
   });
 }

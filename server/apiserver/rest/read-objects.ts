@@ -1,3 +1,4 @@
+import type { KeyValue } from '../store/types';
 import type { ApiContext } from './api-context';
 import { decodeObject, objectKey, objectPrefix } from './object-codec';
 import type { ServedType } from './resource-type';
@@ -12,7 +13,10 @@ export function getObject(ctx: ApiContext, rt: ServedType, namespace: string | u
   return decodeObject(rt, kv);
 }
 
-export interface ListResult { items: any[]; resourceVersion: string; continue?: string; remainingItemCount?: number }
+export interface ListResult { items: any[]; resourceVersion: string; continue?: string }
+
+/** a page of store rows (not decoded unless a matcher needs it) */
+export interface RawListResult { kvs: KeyValue[]; resourceVersion: string; continue?: string }
 
 interface ContinueToken { v: string; rv: number; start: string }
 
@@ -26,8 +30,10 @@ function decodeContinue(token: string): ContinueToken {
 
 const encodeContinue = (rv: number, start: string) => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
 
-/** LIST: a page of matching objects in key order; `continue` resumes after the last key */
-export function listObjects(ctx: ApiContext, rt: ServedType, namespace: string | undefined, opts: { match?: ObjectMatcher; limit?: number; continue?: string }): ListResult {
+export interface ListOptions { match?: ObjectMatcher; limit?: number; continue?: string }
+
+/** LIST rows: a page of matching rows in key order; `continue` resumes after the last key */
+export function listRows(ctx: ApiContext, rt: ServedType, namespace: string | undefined, opts: ListOptions): RawListResult {
   const prefix = objectPrefix(rt, namespace);
   let startAfter: string | undefined;
   let listRev: number | undefined;
@@ -41,23 +47,28 @@ export function listObjects(ctx: ApiContext, rt: ServedType, namespace: string |
   }
   const limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
   const pageLimit = opts.match ? Math.max(SCAN_PAGE, limit ?? 0) : limit;
-  const items: any[] = [];
+  const kvs: KeyValue[] = [];
   let lastKey: string | undefined;
   let more = false;
   scan: for (;;) {
     const page = ctx.store.list(prefix, { startAfter, limit: pageLimit });
     listRev ??= page.revision;
     for (const kv of page.items) {
-      if (limit && items.length >= limit) { more = true; break scan; }
-      const obj = decodeObject(rt, kv);
+      if (limit && kvs.length >= limit) { more = true; break scan; }
       lastKey = kv.key;
-      if (!opts.match || opts.match(obj)) items.push(obj);
+      if (!opts.match || opts.match(decodeObject(rt, kv))) kvs.push(kv);
     }
     if (!page.more) break;
     if (!opts.match) { more = true; break; }
     startAfter = page.items[page.items.length - 1].key;
   }
-  const result: ListResult = { items, resourceVersion: String(listRev) };
+  const result: RawListResult = { kvs, resourceVersion: String(listRev) };
   if (more && lastKey) result.continue = encodeContinue(listRev, lastKey);
   return result;
+}
+
+/** LIST, decoded */
+export function listObjects(ctx: ApiContext, rt: ServedType, namespace: string | undefined, opts: ListOptions): ListResult {
+  const { kvs, ...rest } = listRows(ctx, rt, namespace, opts);
+  return { items: kvs.map((kv) => decodeObject(rt, kv)), ...rest };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CompactedError, type StoreEvent } from '../store/types';
 import type { ApiContext } from './api-context';
 import type { ObjectMatcher } from './field-selectors';
-import { decodeObject, objectPrefix } from './object-codec';
+import { decodeObject, objectPrefix, rawObject } from './object-codec';
 import { listObjects } from './read-objects';
 import { groupVersion, type ServedType } from './resource-type';
 import { badRequest, statusObject } from './status-error';
@@ -19,6 +19,8 @@ export interface WatchParams {
   bookmarkIntervalMs: number;
   /** turns an object into what the client asked for (object, Table, metadata) */
   represent: (obj: any) => unknown;
+  /** true when the client wants plain objects: events are written from stored text */
+  raw?: boolean;
 }
 
 const expiredEvent = (rv: string, oldest: number) => ({
@@ -48,11 +50,12 @@ export function serveWatch(ctx: ApiContext, rt: ServedType, namespace: string | 
     timers.forEach(clearTimeout);
     res.end();
   };
-  const send = (type: string, object: unknown) => {
+  const write = (line: string) => {
     if (abort.signal.aborted) return;
-    res.write(`${JSON.stringify({ type, object })}\n`);
+    res.write(line);
     if (res.writableLength > MAX_PENDING_BYTES) finish();
   };
+  const send = (type: string, object: unknown) => write(`${JSON.stringify({ type, object })}\n`);
   const bookmark = (annotations?: Record<string, string>) =>
     send('BOOKMARK', { kind: rt.kind, apiVersion: groupVersion(rt), metadata: { resourceVersion: String(lastRev), ...(annotations ? { annotations } : {}) } });
 
@@ -72,6 +75,7 @@ export function serveWatch(ctx: ApiContext, rt: ServedType, namespace: string | 
   }
   const onEvent = (e: StoreEvent) => {
     lastRev = e.kv.modRevision;
+    if (p.raw && !p.match) return write(`{"type":"${e.type}","object":${rawObject(rt, e.kv)}}\n`);
     const obj = decodeObject(rt, e.kv);
     const nowMatches = !p.match || p.match(obj);
     const wasMatching = !p.match || (e.prevValue !== undefined && p.match(decodeObject(rt, e.kv, e.prevValue)));
