@@ -19,6 +19,8 @@ describe('decodeProtobufBody', () => {
       { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, data: { k: 'dg==' }, type: 'Opaque' }],
     ['Namespace', msg(field(1, msg(field(1, 'foo'))), field(2, msg(field(1, 'kubernetes')))),
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'foo' }, spec: { finalizers: ['kubernetes'] } }],
+    ['SelfSubjectAccessReview', msg(field(1, msg()), field(2, msg(field(1, msg(field(1, 'default'), field(2, 'create'), field(5, 'pods')))))),
+      { apiVersion: 'v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec: { resourceAttributes: { namespace: 'default', verb: 'create', resource: 'pods' } } }],
   ])('decodes a %s', (kind, raw, expected) => {
     expect(decodeProtobufBody(envelope('v1', kind, raw))).toEqual(expected);
   });

@@ -77,6 +77,24 @@ function objectMeta(buf: Buffer | undefined): Record<string, unknown> {
   });
 }
 
+function sub(f: Fields, n: number): Fields | undefined {
+  const b = f.get(n)?.[0] as Buffer | undefined;
+  return b ? readFields(b) : undefined;
+}
+
+/** authorization.k8s.io SubjectAccessReviewSpec (also the self variant's subset) */
+function accessReviewSpec(f: Fields): Record<string, unknown> | undefined {
+  const spec = sub(f, 2);
+  if (!spec) return undefined;
+  const ra = sub(spec, 1);
+  const nra = sub(spec, 2);
+  return prune({
+    resourceAttributes: ra && prune({ namespace: str(ra, 1), verb: str(ra, 2), group: str(ra, 3), version: str(ra, 4), resource: str(ra, 5), subresource: str(ra, 6), name: str(ra, 7) }),
+    nonResourceAttributes: nra && prune({ path: str(nra, 1), verb: str(nra, 2) }),
+    user: str(spec, 3), groups: strs(spec, 4), uid: str(spec, 6),
+  });
+}
+
 const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
   ConfigMap: (f) => ({ data: map(f, 2), binaryData: map(f, 3, true), immutable: bool(f, 4) }),
   Secret: (f) => ({ data: map(f, 2, true), type: str(f, 3), stringData: map(f, 4), immutable: bool(f, 5) }),
@@ -85,6 +103,8 @@ const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
     return { spec: spec ? prune({ finalizers: strs(readFields(spec), 1) }) : undefined };
   },
   ServiceAccount: (f) => ({ automountServiceAccountToken: bool(f, 4) }),
+  SelfSubjectAccessReview: (f) => ({ spec: accessReviewSpec(f) }),
+  SubjectAccessReview: (f) => ({ spec: accessReviewSpec(f) }),
 };
 
 /** the JSON object inside a protobuf request body; 415 for kinds this server cannot decode */
