@@ -22,9 +22,9 @@ export interface Observation {
 }
 
 const SYNC_TIMEOUT_MS = 30_000;
-const GUEST_INFO_TIMEOUT_MS = 2_000;
+const GUEST_INFO_TIMEOUT_MS = 5_000;
 const GUEST_INFO_EVERY_MS = 10_000;
-const guestInfoCache = new Map<string, { at: number; info?: GuestInfo }>();
+const guestInfoCache = new Map<string, { at: number; info?: GuestInfo; pending?: boolean }>();
 
 /** Is anything listening on launcher.sock? (a dropped connection alone does not mean the launcher died) */
 export function probeLauncher(podDir: string): Promise<boolean> {
@@ -39,19 +39,27 @@ function gone(podDir: string): { reason: string; message: string } {
   return readTermination(podDir) ?? { reason: 'LauncherExited', message: 'virt-launcher is not running' };
 }
 
-async function readGuestInfo(conns: LauncherConnections, podDir: string, key: string): Promise<GuestInfo | undefined> {
+/**
+ * Guest-agent info without blocking the sync: the cached answer now, a refresh in the background
+ * (a guest without an agent makes the launcher wait its agent timeout, which must not delay the
+ * Running phase); `onFresh` resyncs the VMI when new info arrives.
+ */
+function readGuestInfo(conns: LauncherConnections, podDir: string, key: string, onFresh: () => void): GuestInfo | undefined {
   const cached = guestInfoCache.get(podDir);
-  if (cached && Date.now() - cached.at < GUEST_INFO_EVERY_MS) return cached.info;
-  const info = await conns.get(podDir, key).client.request('guestInfo', undefined, { timeoutMs: GUEST_INFO_TIMEOUT_MS }).catch(() => undefined);
-  guestInfoCache.set(podDir, { at: Date.now(), info });
-  return info;
+  if (cached && (cached.pending || Date.now() - cached.at < GUEST_INFO_EVERY_MS)) return cached.info;
+  guestInfoCache.set(podDir, { at: Date.now(), info: cached?.info, pending: true });
+  void conns.get(podDir, key).client.request('guestInfo', undefined, { timeoutMs: GUEST_INFO_TIMEOUT_MS }).catch(() => undefined).then((info) => {
+    guestInfoCache.set(podDir, { at: Date.now(), info });
+    if (JSON.stringify(info) !== JSON.stringify(cached?.info)) onFresh();
+  });
+  return cached?.info;
 }
 
 export function forgetGuestInfo(podDir: string): void {
   guestInfoCache.delete(podDir);
 }
 
-export async function observeLauncher(conns: LauncherConnections, podDir: string, key: string, vmi: VirtualMachineInstance): Promise<Observation> {
+export async function observeLauncher(conns: LauncherConnections, podDir: string, key: string, vmi: VirtualMachineInstance, onGuestInfo: () => void = () => undefined): Promise<Observation> {
   const termination = readTermination(podDir);
   if (!isLauncherReady(podDir) && !termination) return { waiting: true };
   const entry = conns.get(podDir, key);
@@ -80,6 +88,6 @@ export async function observeLauncher(conns: LauncherConnections, podDir: string
     return { ...out, syncError: { reason: e.reason ?? 'SyncFailed', message: e.message } };
   }
   if (out.domain) entry.lastDomain = out.domain;
-  if (out.domain?.state === 'running') out.guest = await readGuestInfo(conns, podDir, key);
+  if (out.domain?.state === 'running') out.guest = readGuestInfo(conns, podDir, key, onGuestInfo);
   return out;
 }

@@ -83,7 +83,7 @@ export class VMIHandler {
       forgetGuestInfo(podDir);
       return;
     }
-    const seen = await observeLauncher(this.connections, podDir, key, vmi);
+    const seen = await observeLauncher(this.connections, podDir, key, vmi, () => this.controller.enqueue(key));
     if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
     if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
     const status = computeDomainStatus(vmi, { ...seen, node: this.opts.node, now: new Date() });
