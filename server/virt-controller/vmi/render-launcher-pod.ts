@@ -1,16 +1,20 @@
 /**
  * PURE: VMI → the launcher Pod that will run it (KubeVirt's services/template.go, reduced to what we run).
  */
-import type { V1Affinity, V1Pod, V1Toleration } from '@kubernetes/client-node';
+import type { V1Affinity, V1Container, V1Pod, V1Toleration } from '@kubernetes/client-node';
 import {
   Annotation, APP_VIRT_LAUNCHER, COMPUTE_CONTAINER, DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_LAUNCHER_IMAGE, Label,
   LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
 } from './constants';
 import { renderLauncherResources } from './launcher-pod-resources';
+import { renderNodeVolumes, withNodeMounts } from './render-node-mounts';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export interface RenderOptions {
-  /** Image of the compute container (cluster mode); the process-kubelet ignores it. */
+  /**
+   * Cluster mode: the compute container's image. Setting it also mounts the node's pod dir and
+   * image store from the host (render-node-mounts.ts); embedded mode leaves it unset.
+   */
   launcherImage?: string;
   cpuAllocationRatio?: number;
 }
@@ -46,6 +50,12 @@ function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Po
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
   const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio);
+  const compute: V1Container = {
+    name: COMPUTE_CONTAINER,
+    image: opts.launcherImage ?? DEFAULT_LAUNCHER_IMAGE,
+    command: [...LAUNCHER_COMMAND],
+    resources: { requests: resources.requests, ...(resources.limits ? { limits: resources.limits } : {}) },
+  };
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -67,12 +77,8 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
       restartPolicy: 'Never',
       terminationGracePeriodSeconds: launcherGracePeriodSeconds(vmi),
       ...renderScheduling(vmi),
-      containers: [{
-        name: COMPUTE_CONTAINER,
-        image: opts.launcherImage ?? DEFAULT_LAUNCHER_IMAGE,
-        command: [...LAUNCHER_COMMAND],
-        resources: { requests: resources.requests, ...(resources.limits ? { limits: resources.limits } : {}) },
-      }],
+      containers: [opts.launcherImage ? withNodeMounts(compute) : compute],
+      ...(opts.launcherImage ? { volumes: renderNodeVolumes() } : {}),
     },
   };
 }
