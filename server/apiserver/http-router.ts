@@ -9,6 +9,7 @@ import { serveOpenAPI } from './rest/openapi-docs';
 import { parseRequestInfo } from './rest/request-info';
 import { routeResource } from './rest/resource-router';
 import { pathNotFound, unauthorized } from './rest/status-error';
+import { authorizeRequest } from './request-authz';
 import type { TokenFile } from './tokens';
 import { authenticate } from './tokens';
 
@@ -50,7 +51,10 @@ async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse
   if (!user && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
   if (info.apiPrefix === 'apis' && info.group && info.version) {
     const svc = findAPIService(o.ctx.apiservices, info.group, info.version);
-    if (svc) return proxyToAPIService(svc, req, res, user!);
+    if (svc) {
+      authorizeRequest(user!, info);
+      return proxyToAPIService(svc, req, res, user!);
+    }
   }
   if (!info.isResource) return serveNonResource(o, req, res, info.path);
   const rt = o.ctx.registry.find(info.group, info.version, info.resource);

@@ -2,14 +2,13 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { log } from '../log';
 import { dataPaths } from '../data-dir';
-import { authenticate, ensureTokens, tokenFor, ADMIN_USER, VIEWER_USER } from './tokens';
+import { ensureTokens, tokenFor, ADMIN_USER, VIEWER_USER } from './tokens';
 import { ensurePki } from './pki';
 import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
 import { startConfigCaches } from './config-caches';
 import { createRequestListener } from './http-router';
-import { findAPIService, proxyUpgradeToAPIService } from './aggregation';
+import { createUpgradeListener } from './upgrade-handler';
 import { wireAggregation } from './aggregation-wiring';
-import { parseRequestInfo } from './rest/request-info';
 import type { ApiContext } from './rest/api-context';
 import { TypeRegistry } from './rest/type-registry';
 import { openSqliteStore } from './store/sqlite-store';
@@ -62,13 +61,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready }));
   const sockets = new Set<Socket>();
   server.on('secureConnection', (s: Socket) => { s.setNoDelay(true); sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  server.on('upgrade', (req, socket, head) => {
-    const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-    const user = authenticate(tokens, req);
-    const svc = user && info.apiPrefix === 'apis' ? findAPIService(ctx.apiservices, info.group, info.version) : undefined;
-    if (!svc || !user) { socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'); return; }
-    proxyUpgradeToAPIService(svc, req, socket, head, user);
-  });
+  server.on('upgrade', createUpgradeListener(ctx, tokens));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => resolve());
