@@ -20,7 +20,10 @@ function outcome(check: () => void): string {
 describe('VMI subresource preconditions', () => {
   it.each<[string, () => void, string]>([
     ['pause running', () => checkPause(running), 'ok'],
-    ['pause pending', () => checkPause(newVMI(withPhase('Pending'))), '409 Operation cannot be fulfilled on virtualmachine.kubevirt.io "vm1": VM is not running'],
+    ['pause pending', () => checkPause(newVMI(withPhase('Pending'))), '409 Operation cannot be fulfilled on virtualmachineinstance.kubevirt.io "vm1": VM is not running'],
+    ['pause migrating', () => checkPause(newVMI(withPhase('Running'), (v) => { v.status!.migrationState = { startTimestamp: '2026-01-01T00:00:00Z' } as never; })),
+      '409 Operation cannot be fulfilled on virtualmachineinstance.kubevirt.io "vm1": Cannot pause VM \'vm1\' because it is currently being migrated'],
+    ['pause after a migration', () => checkPause(newVMI(withPhase('Running'), (v) => { v.status!.migrationState = { completed: true } as never; })), 'ok'],
     ['pause paused', () => checkPause(newVMI(withPhase('Running'), paused)), '409 Operation cannot be fulfilled on virtualmachineinstance.kubevirt.io "vm1": VMI is already paused'],
     ['pause with an exec liveness probe', () => checkPause(newVMI(withPhase('Running'), (v) => { v.spec.livenessProbe = { exec: {} }; })),
       '403 virtualmachineinstance.kubevirt.io "vm1" is forbidden: Pausing VMIs with a non-GuestAgentPing LivenessProbe is not supported'],

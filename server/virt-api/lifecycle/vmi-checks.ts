@@ -11,10 +11,13 @@ const nameOf = (vmi: VirtualMachineInstance) => vmi.metadata.name ?? '';
 
 export function checkPause(vmi: VirtualMachineInstance): void {
   const name = nameOf(vmi);
-  if (phaseOf(vmi) !== VMIPhase.Running) throw conflict(VM_RESOURCE, name, 'VM is not running');
+  // upstream answers on the VMI resource here (unlike the VM lifecycle verbs)
+  if (phaseOf(vmi) !== VMIPhase.Running) throw conflict(VMI_RESOURCE, name, 'VM is not running');
   const probe = vmi.spec.livenessProbe;
   if (probe && !probe.guestAgentPing) throw forbidden(VMI_RESOURCE, name, 'Pausing VMIs with a non-GuestAgentPing LivenessProbe is not supported');
   if (hasCondition(vmi, VMIConditionType.Paused, 'True')) throw conflict(VMI_RESOURCE, name, 'VMI is already paused');
+  const migration = vmi.status?.migrationState;
+  if (migration && !migration.completed && !migration.failed) throw conflict(VMI_RESOURCE, name, `Cannot pause VM '${name}' because it is currently being migrated`);
 }
 
 export function checkUnpause(vmi: VirtualMachineInstance, vm: VirtualMachine | undefined): void {
