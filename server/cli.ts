@@ -2,6 +2,8 @@
  * The `kv` command. Each subcommand lives with its component and is loaded lazily,
  * so `kv launcher` does not pay for the API server's imports.
  */
+export {};
+
 type Runner = (argv: string[]) => Promise<void>;
 
 const commands: Record<string, { describe: string; load: () => Promise<Runner> }> = {
