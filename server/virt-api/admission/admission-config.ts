@@ -12,7 +12,7 @@ export interface AdmissionConfig {
   cpuModel: string;
   /** Binding of the auto-added pod interface: KubeVirt defaults to bridge; we use masquerade (works without host bridges). */
   defaultNetworkInterface: 'masquerade' | 'bridge';
-  /** Bus given to `disk`/`lun` targets without one. KubeVirt amd64 uses `sata`; ours is virtio (see ADR in the report). */
+  /** Bus given to `disk`/`lun` targets without one. KubeVirt amd64 uses `sata`; ours is virtio (docs/adr/0001-defaults.md). */
   defaultDiskBus: 'virtio' | 'sata';
   /** Bus given to `cdrom` targets without one. */
   defaultCDRomBus: 'sata' | 'scsi';
