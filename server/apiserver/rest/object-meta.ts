@@ -53,7 +53,7 @@ export function initObjectMeta(rt: ServedType, obj: any): void {
   delete m.deletionTimestamp;
   delete m.deletionGracePeriodSeconds;
   delete m.selfLink;
-  delete m.managedFields;
+  if (!Array.isArray(m.managedFields)) delete m.managedFields;
 }
 
 /** kube keeps metadata.generation for custom resources and a few built-ins with a spec */
@@ -71,7 +71,9 @@ export function keepSystemMeta(obj: any, old: any): void {
   if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
   if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds; else delete m.deletionGracePeriodSeconds;
   if (o.generateName !== undefined) m.generateName ??= o.generateName;
-  delete m.managedFields;
+  if (!Array.isArray(m.managedFields) || m.managedFields.length === 0) {
+    if (o.managedFields) m.managedFields = o.managedFields; else delete m.managedFields;
+  }
   delete m.selfLink;
 }
 

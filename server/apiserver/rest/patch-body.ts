@@ -1,6 +1,7 @@
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../patch';
 import { mediaType, parseBody } from './http-io';
 import type { ServedType } from './resource-type';
+import { applyConfiguration } from './apply-patch';
 import { badRequest, unsupportedMediaType } from './status-error';
 
 export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
@@ -15,7 +16,7 @@ export interface ParsedPatch {
 }
 
 /** decodes a PATCH body by its Content-Type and returns the function that applies it */
-export function parsePatch(rt: ServedType, contentType: string | undefined, raw: Buffer): ParsedPatch {
+export function parsePatch(rt: ServedType, contentType: string | undefined, raw: Buffer, fieldManager = ''): ParsedPatch {
   const type = mediaType(contentType);
   const accepted = rt.builtin ? [...PATCH_TYPES, STRATEGIC] : PATCH_TYPES;
   if (!accepted.includes(type)) throw unsupportedMediaType(type, accepted);
@@ -29,17 +30,6 @@ export function parsePatch(rt: ServedType, contentType: string | undefined, raw:
     case STRATEGIC:
       return { type, body, apply: (cur) => applyStrategicMergePatch(cur, body, rt.kind) };
     default:
-      return { type, body, apply: (cur) => applyConfiguration(rt, cur, body) };
+      return { type, body, apply: (cur) => applyConfiguration(rt, cur, body, fieldManager) };
   }
-}
-
-/**
- * apply-patch+yaml without managedFields: the applied configuration is merged over the
- * live object (strategic for built-ins), which is what create-or-update clients see.
- */
-function applyConfiguration(rt: ServedType, current: any, config: any): any {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw badRequest('error decoding YAML: the applied configuration is not an object');
-  const cfg = structuredClone(config);
-  delete cfg.metadata?.resourceVersion;
-  return rt.builtin ? applyStrategicMergePatch(current, cfg, rt.kind) : applyMergePatch(current, cfg);
 }

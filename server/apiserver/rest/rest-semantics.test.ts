@@ -141,6 +141,18 @@ describe('delete', () => {
     expect((await t.call('GET', `${NS}/pods/bound`)).status).toBe(404);
   });
 
+  it('binds a pod once and evicts it', async () => {
+    await t.call('POST', `${NS}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sched' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
+    const bind = (node: string) => t.call('POST', `${NS}/pods/sched/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'sched' }, target: { apiVersion: 'v1', kind: 'Node', name: node } });
+    expect((await bind('n1')).status).toBe(201);
+    expect((await t.call('GET', `${NS}/pods/sched`)).body.spec.nodeName).toBe('n1');
+    expect(await bind('n2')).toMatchObject({ status: 409, body: { reason: 'Conflict' } });
+    const status = await t.call('PATCH', `${NS}/pods/sched/status`, { status: { phase: 'Running' }, spec: { nodeName: 'elsewhere' } }, { contentType: 'application/merge-patch+json' });
+    expect(status.body).toMatchObject({ status: { phase: 'Running' }, spec: { nodeName: 'n1' } });
+    expect((await t.call('POST', `${NS}/pods/sched/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'sched' }, deleteOptions: { gracePeriodSeconds: 0 } })).status).toBe(201);
+    expect((await t.call('GET', `${NS}/pods/sched`)).status).toBe(404);
+  });
+
   it.each([
     ['Background', 'gone'],
     ['Foreground', 'gone'],

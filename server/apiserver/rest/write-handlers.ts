@@ -27,7 +27,7 @@ export async function handleUpdate(r: ResourceRequest): Promise<void> {
 
 export async function handlePatch(r: ResourceRequest): Promise<void> {
   const { ctx, rt, info, user } = r;
-  const patch = parsePatch(rt, r.req.headers['content-type'], await readBody(r.req));
+  const patch = parsePatch(rt, r.req.headers['content-type'], await readBody(r.req), info.query.get('fieldManager') ?? '');
   const opts = writeOptionsFrom(info.query, user);
   const isApply = patch.type === APPLY;
   if (isApply && !info.query.get('fieldManager')) {
@@ -35,7 +35,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   }
   let created = false;
   const onMissing = isApply && !info.subresource
-    ? async () => { created = true; return createObject(ctx, rt, info.namespace, { ...structuredClone(patch.body), metadata: { ...patch.body.metadata, name: info.name } }, opts); }
+    ? async () => { created = true; return createObject(ctx, rt, info.namespace, patch.apply({ apiVersion: patch.body.apiVersion, kind: patch.body.kind, metadata: { name: info.name } }), opts); }
     : undefined;
   const result = await updateObject(ctx, { rt, namespace: info.namespace, name: info.name!, subresource: info.subresource, mutate: patch.apply, onMissing }, opts);
   sendJson(r.res, created ? 201 : 200, result.object, warningHeaders(result.warnings));
