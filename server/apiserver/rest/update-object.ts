@@ -67,7 +67,9 @@ export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: Wr
       const rev = ctx.store.update(key, encodeObject(next), kv.modRevision);
       next.metadata.resourceVersion = String(rev);
     } catch (err) {
-      if (err instanceof ConflictError && !precondition && attempt < MAX_ATTEMPTS) continue;
+      // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
+      // precondition, or a JSON patch `test`, is checked again against the fresh object above)
+      if (err instanceof ConflictError && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof ConflictError) throw conflict(rt, name);
       if (err instanceof NotFoundError) throw notFound(rt, name);
       throw err;
