@@ -4,11 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KubeConfig } from '@kubernetes/client-node';
 import { readApiAccess, type ApiAccess } from '../server/up/readiness';
 
 const kvBin = fileURLToPath(new URL('../bin/kv.mjs', import.meta.url));
 
 export interface TestCluster {
+  /** false on an existing cluster (KV_E2E_KUBECONFIG): no data dir, no local nodes to kill */
+  embedded: boolean;
+  /** the embedded cluster's data dir; '' on an existing cluster */
   dataDir: string;
   kubeconfig: string;
   access: ApiAccess;
@@ -37,6 +41,8 @@ export async function freePort(): Promise<number> {
  * line. `stop()` sends SIGTERM, waits for `kv up` to exit and removes the data dir.
  */
 export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number } = {}): Promise<TestCluster> {
+  const existing = useExistingCluster();
+  if (existing) return existing;
   const dataDir = mkdtempSync(join(tmpdir(), 'kv-test-'));
   const apiPort = await freePort();
   const consolePort = await freePort();
@@ -68,9 +74,41 @@ export async function startCluster(opts: { nodes?: number; console?: boolean; ti
     rmSync(dataDir, { recursive: true, force: true });
   };
   return {
-    dataDir, kubeconfig, apiPort, access: readApiAccess(kubeconfig)!,
+    embedded: true, dataDir, kubeconfig, apiPort, access: readApiAccess(kubeconfig)!,
     consoleUrl: opts.console === false ? undefined : `http://127.0.0.1:${consolePort}`,
     loginUrl: loginUrl?.startsWith('http') ? loginUrl : undefined,
     output: () => out, stop,
+  };
+}
+
+/** The kubeconfig of a cluster the suite should use instead of starting `kv up`, if one is named. */
+function existingKubeconfig(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.KV_E2E_KUBECONFIG) return env.KV_E2E_KUBECONFIG;
+  if (env.KV_E2E_EXISTING === '1') return env.KUBECONFIG?.split(':').find((p) => p !== '');
+  return undefined;
+}
+
+/**
+ * A real cluster with kubevirt-ts installed (docs/cluster-mode.md), when `KV_E2E_KUBECONFIG` (or
+ * `KUBECONFIG` with `KV_E2E_EXISTING=1`) names one; otherwise undefined. The bearer token is the
+ * kubeconfig user's, or `KV_E2E_TOKEN` for a client-certificate kubeconfig (kind's); the console URL
+ * is `KV_E2E_CONSOLE_URL` (e.g. a port-forward). `stop()` leaves the cluster alone.
+ */
+export function useExistingCluster(env: NodeJS.ProcessEnv = process.env): TestCluster | undefined {
+  const kubeconfig = existingKubeconfig(env);
+  if (!kubeconfig) return undefined;
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new Error(`${kubeconfig}: no current cluster`);
+  const url = new URL(cluster.server);
+  const ca = cluster.caData ? Buffer.from(cluster.caData, 'base64').toString() : '';
+  return {
+    embedded: false, dataDir: '', kubeconfig,
+    access: { server: cluster.server, ca, token: env.KV_E2E_TOKEN ?? kc.getCurrentUser()?.token ?? '' },
+    apiPort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    consoleUrl: env.KV_E2E_CONSOLE_URL,
+    output: () => '',
+    stop: async () => {},
   };
 }
