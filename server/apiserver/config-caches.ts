@@ -21,7 +21,7 @@ function loadAll(ctx: ApiContext, rt: typeof CRD): any[] {
 
 function reloadCRDs(ctx: ApiContext): void {
   const crds = loadAll(ctx, CRD);
-  ctx.registry.replaceCRDs(crds.filter((c) => !c.metadata.deletionTimestamp));
+  ctx.registry.replaceCRDs(crds);
 }
 
 const same = (a: { group: string; resource: string }, b: { group: string; resource: string }) => a.group === b.group && a.resource === b.resource;

@@ -2,11 +2,12 @@ import type { ApiContext } from '../rest/api-context';
 import { startGarbageCollector } from './garbage-collector';
 import { startNamespaceController } from './namespace-controller';
 import { startNodeLeaseController } from './node-lease-controller';
+import { startCRDCleanupController } from './crd-cleanup-controller';
 
 export interface ControllerOptions { nodeLeaseTimeoutMs?: number }
 
 /** starts the API server's own controllers; returns the function that stops them */
 export function startControllers(ctx: ApiContext, opts: ControllerOptions = {}): () => void {
-  const stops = [startGarbageCollector(ctx), startNamespaceController(ctx), startNodeLeaseController(ctx, opts.nodeLeaseTimeoutMs)];
+  const stops = [startGarbageCollector(ctx), startNamespaceController(ctx), startNodeLeaseController(ctx, opts.nodeLeaseTimeoutMs), startCRDCleanupController(ctx)];
   return () => stops.forEach((stop) => stop());
 }

@@ -95,6 +95,21 @@ describe('update', () => {
   });
 });
 
+describe('CRD deletion', () => {
+  it('deletes the custom resources, then the CRD and its served type', async () => {
+    const crd = structuredClone(widgetCRD);
+    crd.metadata.name = 'gadgets.example.com';
+    Object.assign(crd.spec.names, { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', shortNames: [] });
+    expect((await t.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    const gadgets = '/apis/example.com/v1/namespaces/default/gadgets';
+    expect((await t.call('POST', gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1' } })).status).toBe(201);
+    await t.call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com');
+    await waitFor(async () => (await t.call('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com')).status === 404, 5000, 'crd gone');
+    expect((await t.call('GET', gadgets)).status).toBe(404);
+    expect(t.srv.ctx.store.count('/registry/example.com/gadgets/')).toBe(0);
+  });
+});
+
 describe('patch', () => {
   it.each([
     ['merge', 'application/merge-patch+json', { data: { b: '2' } }, 200, { a: '1', b: '2' }],

@@ -8,6 +8,7 @@ import type { ServedType } from './resource-type';
 export const NAMESPACE_FINALIZER = 'kubernetes';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 export const FINALIZER_ORPHAN = 'orphan';
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 type Strategy = {
   prepareForCreate?: (obj: any) => void;
@@ -61,8 +62,15 @@ const STRATEGIES: Record<string, Strategy> = {
     },
   },
   'apiextensions.k8s.io/customresourcedefinitions': {
-    prepareForCreate(crd) { crd.status = CRD_CONDITIONS(crd); },
-    prepareForUpdate(crd) { crd.status = CRD_CONDITIONS(crd); },
+    prepareForCreate(crd) {
+      crd.status = CRD_CONDITIONS(crd);
+      crd.metadata.finalizers = [...new Set([...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER])];
+    },
+    prepareForUpdate(crd, old) {
+      crd.status = CRD_CONDITIONS(crd);
+      const fins: string[] = crd.metadata.finalizers ?? [];
+      if (!old.metadata.deletionTimestamp && !fins.includes(CRD_CLEANUP_FINALIZER)) crd.metadata.finalizers = [...fins, CRD_CLEANUP_FINALIZER];
+    },
   },
   '/secrets': { prepareForCreate(s) { if (!s.type) s.type = 'Opaque'; } },
 };
