@@ -1,3 +1,4 @@
+import { EVENTS_V1_SELECTABLE_FIELDS, eventFromCore, eventToCore } from './event-conversion';
 import { ALL_VERBS, type ServedType } from './resource-type';
 
 /** The built-in kinds the embedded API server serves, one descriptor each. */
@@ -37,7 +38,9 @@ const SPECS: BuiltinSpec[] = [
 ];
 
 function toServedType(s: BuiltinSpec): ServedType {
+  const eventsV1 = s.group === 'events.k8s.io';
   return {
+    ...(eventsV1 ? { storedAs: { group: '', toStorage: eventToCore, fromStorage: eventFromCore }, selectableFields: EVENTS_V1_SELECTABLE_FIELDS } : {}),
     group: s.group ?? '',
     version: s.version ?? 'v1',
     resource: s.resource,

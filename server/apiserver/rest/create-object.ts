@@ -41,7 +41,7 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
     return { object, warnings, created: true };
   }
   try {
-    const rev = ctx.store.create(key, encodeObject(object));
+    const rev = ctx.store.create(key, encodeObject(object, rt));
     object.metadata.resourceVersion = String(rev);
     ctx.afterWrite?.(rt);
     return { object, warnings, created: true };

@@ -86,7 +86,7 @@ export async function deleteObject(ctx: ApiContext, rt: ServedType, namespace: s
     try {
       if (waits) {
         if (jsonEqual(next, current)) return { object: current, deleted: false };
-        const rev = ctx.store.update(key, encodeObject(next), kv.modRevision);
+        const rev = ctx.store.update(key, encodeObject(next, rt), kv.modRevision);
         next.metadata.resourceVersion = String(rev);
         ctx.afterWrite?.(rt);
         return { object: next, deleted: false };

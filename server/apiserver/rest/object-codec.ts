@@ -1,14 +1,18 @@
 import type { KeyValue } from '../store/types';
-import { groupVersion, type ResourceType } from './resource-type';
+import { groupVersion, type ResourceType, type StorageMapping } from './resource-type';
 
 /** Store keys: /registry/<group or "core">/<resource>/<namespace or "_">/<name> */
-export function objectKey(rt: Pick<ResourceType, 'group' | 'resource' | 'namespaced'>, namespace: string | undefined, name: string): string {
-  return `/registry/${rt.group || 'core'}/${rt.resource}/${rt.namespaced ? namespace : '_'}/${name}`;
+type KeyedType = Pick<ResourceType, 'group' | 'resource' | 'namespaced'> & { storedAs?: StorageMapping };
+
+const storageGroup = (rt: KeyedType) => (rt.storedAs ? rt.storedAs.group : rt.group) || 'core';
+
+export function objectKey(rt: KeyedType, namespace: string | undefined, name: string): string {
+  return `/registry/${storageGroup(rt)}/${rt.resource}/${rt.namespaced ? namespace : '_'}/${name}`;
 }
 
 /** prefix of every object of a type, or of one namespace's objects */
-export function objectPrefix(rt: Pick<ResourceType, 'group' | 'resource' | 'namespaced'>, namespace?: string): string {
-  const base = `/registry/${rt.group || 'core'}/${rt.resource}/`;
+export function objectPrefix(rt: KeyedType, namespace?: string): string {
+  const base = `/registry/${storageGroup(rt)}/${rt.resource}/`;
   if (!rt.namespaced) return `${base}_/`;
   return namespace ? `${base}${namespace}/` : base;
 }
@@ -21,8 +25,9 @@ export function parseKey(key: string): { group: string; resource: string; namesp
 }
 
 /** the object a client sees: stored JSON + apiVersion/kind of the served version + resourceVersion */
-export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): any {
-  const obj = JSON.parse(value);
+export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'> & { storedAs?: StorageMapping }, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): any {
+  const stored = JSON.parse(value);
+  const obj = rt.storedAs ? rt.storedAs.fromStorage(stored) : stored;
   obj.apiVersion = groupVersion(rt);
   obj.kind = rt.kind;
   obj.metadata ??= {};
@@ -34,7 +39,8 @@ export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'
  * What the store keeps: the object without resourceVersion, keys ordered apiVersion, kind,
  * metadata first (so rawObject can stamp the resourceVersion without parsing).
  */
-export function encodeObject(obj: any): string {
+export function encodeObject(obj: any, rt?: { storedAs?: StorageMapping }): string {
+  if (rt?.storedAs) obj = { ...rt.storedAs.toStorage(obj), apiVersion: 'v1' };
   const { apiVersion, kind, metadata, ...rest } = obj;
   const { resourceVersion: _rv, ...meta } = metadata ?? {};
   return JSON.stringify({ apiVersion, kind, metadata: meta, ...rest });
@@ -44,7 +50,7 @@ export function encodeObject(obj: any): string {
  * decodeObject as JSON text, without a parse when the stored text starts with the served
  * apiVersion and kind (always, for single-version types); falls back to parse + stringify.
  */
-export function rawObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): string {
+export function rawObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'> & { storedAs?: StorageMapping }, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): string {
   const prefix = `{"apiVersion":${JSON.stringify(groupVersion(rt))},"kind":${JSON.stringify(rt.kind)},"metadata":{`;
   if (value.startsWith(prefix) && value[prefix.length] === '"') {
     return `${prefix}"resourceVersion":"${kv.modRevision}",${value.slice(prefix.length)}`;

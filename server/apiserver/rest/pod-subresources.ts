@@ -1,3 +1,4 @@
+import { admit } from './admission-gate';
 import { deleteObject, deleteOptionsFrom } from './delete-object';
 import type { ResourceRequest } from './handler-context';
 import { parseBody, readBody, sendJson } from './http-io';
@@ -30,11 +31,22 @@ export async function handleBinding(r: ResourceRequest): Promise<void> {
   sendJson(r.res, 201, SUCCESS);
 }
 
-/** POST pods/<name>/eviction: deletes the pod with the eviction's DeleteOptions (no PDBs here) */
+/**
+ * POST pods/<name>/eviction: admission first (CREATE on pods/eviction with the Eviction as the
+ * object, as kube-apiserver does: a validating webhook may deny it, e.g. KubeVirt answers 429 and
+ * migrates the VM away), then deletes the pod with the eviction's DeleteOptions (no PDBs here).
+ */
 export async function handleEviction(r: ResourceRequest): Promise<void> {
   const raw = await readBody(r.req);
   const body = raw.length ? parseBody(raw, r.req.headers['content-type']) : {};
   const { ctx, rt, info } = r;
-  await deleteObject(ctx, rt, info.namespace, info.name!, deleteOptionsFrom(body?.deleteOptions, info.query, r.user));
+  if (body?.metadata?.name && body.metadata.name !== info.name) throw badRequest('name in URL does not match name in Eviction object');
+  const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', ...body, metadata: { ...body?.metadata, name: info.name, namespace: info.namespace } };
+  const opts = deleteOptionsFrom(body?.deleteOptions, info.query, r.user);
+  await admit(ctx, {
+    operation: 'CREATE', rt: { ...rt, kind: 'Eviction' }, subResource: 'eviction', object: eviction,
+    namespace: info.namespace, name: info.name, user: r.user, dryRun: opts.dryRun,
+  });
+  await deleteObject(ctx, rt, info.namespace, info.name!, opts);
   sendJson(r.res, 201, SUCCESS);
 }

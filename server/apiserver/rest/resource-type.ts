@@ -13,6 +13,14 @@ export interface ServedType extends ResourceType {
   /** true for kinds whose DELETE returns the object (pods) rather than a Status */
   returnDeletedObject?: boolean;
   builtin?: boolean;
+  /** served from another type's storage, converted on the way in and out (events.k8s.io → core events) */
+  storedAs?: StorageMapping;
+}
+
+export interface StorageMapping {
+  group: string;
+  toStorage: (obj: any) => any;
+  fromStorage: (obj: any) => any;
 }
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

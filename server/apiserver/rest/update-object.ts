@@ -64,7 +64,7 @@ export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: Wr
     const warnings = [...validated.warnings, ...admitted.warnings];
     if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
     try {
-      const rev = ctx.store.update(key, encodeObject(next), kv.modRevision);
+      const rev = ctx.store.update(key, encodeObject(next, rt), kv.modRevision);
       next.metadata.resourceVersion = String(rev);
     } catch (err) {
       // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
