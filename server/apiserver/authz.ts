@@ -43,7 +43,9 @@ export function authorize(user: UserInfo, attrs: ResourceAttributes): Decision {
 /** kube's Forbidden message for a denied request */
 export function forbiddenMessage(user: UserInfo, attrs: ResourceAttributes): string {
   const res = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  const named = attrs.name ? `${res} "${attrs.name}"` : res;
+  // kube names the object by its group-qualified resource: `deployments.apps "x"`, `pods "y"` (never the subresource)
+  const groupResource = attrs.group ? `${attrs.resource}.${attrs.group}` : attrs.resource;
+  const named = attrs.name ? `${groupResource} "${attrs.name}"` : groupResource;
   const where = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : '';
   return `${named} is forbidden: User "${user.username}" cannot ${attrs.verb} resource "${res}" in API group "${attrs.group ?? ''}"${attrs.namespace ? where : ' at the cluster scope'}`;
 }
