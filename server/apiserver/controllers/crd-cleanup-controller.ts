@@ -5,6 +5,7 @@ import { CRD_CLEANUP_FINALIZER } from '../rest/strategies';
 import { updateObject } from '../rest/update-object';
 import { KeyQueue } from './key-queue';
 import { isGone } from './registry-lookup';
+import { startRelistingWatch } from './relisting-watch';
 
 const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
 const RECHECK_MS = 1000;
@@ -16,7 +17,6 @@ const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitio
  */
 export function startCRDCleanupController(ctx: ApiContext): () => void {
   const log = ctx.log.child({ controller: 'crd-cleanup' });
-  const abort = new AbortController();
   const queue = new KeyQueue((name) => syncCRD(name), (name, err) => log.warn({ crd: name, err: String(err) }, 'crd cleanup failed'));
 
   async function syncCRD(name: string): Promise<void> {
@@ -40,11 +40,9 @@ export function startCRDCleanupController(ctx: ApiContext): () => void {
     } }, WRITE);
   }
 
-  const page = ctx.store.list(objectPrefix(CRDS));
-  for (const item of page.items) if (JSON.parse(item.value).metadata?.deletionTimestamp) queue.add(parseKey(item.key)!.name);
-  ctx.store.watch(objectPrefix(CRDS), {
-    afterRevision: page.revision, signal: abort.signal,
+  const stopWatch = startRelistingWatch(ctx.store, objectPrefix(CRDS), {
+    onList: (items) => { for (const item of items) if (JSON.parse(item.value).metadata?.deletionTimestamp) queue.add(parseKey(item.key)!.name); },
     onEvent: (e) => { if (e.type !== 'DELETED') queue.add(parseKey(e.kv.key)!.name); },
   });
-  return () => { abort.abort(); queue.stop(); };
+  return () => { stopWatch(); queue.stop(); };
 }

@@ -5,6 +5,7 @@ import { updateObject } from '../rest/update-object';
 import { KeyQueue } from './key-queue';
 import { ObjectIndex, type IndexedObject } from './object-index';
 import { isGone, locateKey } from './registry-lookup';
+import { startRelistingWatch } from './relisting-watch';
 
 const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
 
@@ -17,7 +18,6 @@ const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as c
 export function startGarbageCollector(ctx: ApiContext): () => void {
   const log = ctx.log.child({ controller: 'garbage-collector' });
   const index = new ObjectIndex();
-  const abort = new AbortController();
   const queue = new KeyQueue((key) => syncKey(key), (key, err) => log.warn({ key, err: String(err) }, 'gc sync failed'));
 
   async function deleteKey(key: string, policy: PropagationPolicy): Promise<void> {
@@ -66,11 +66,11 @@ export function startGarbageCollector(ctx: ApiContext): () => void {
     if (!o.deleting && o.ownerUids.length) await syncDependent(o);
   }
 
-  const rev = index.load(ctx.store);
-  for (const o of index.byKey.values()) if (o.ownerUids.length || o.deleting) queue.add(o.key);
-  ctx.store.watch('/registry/', {
-    afterRevision: rev,
-    signal: abort.signal,
+  const stopWatch = startRelistingWatch(ctx.store, '/registry/', {
+    onList: (items) => {
+      index.reset(items);
+      for (const o of index.byKey.values()) if (o.ownerUids.length || o.deleting) queue.add(o.key);
+    },
     onEvent: (e) => {
       const { before, after } = index.apply(e);
       if (after && (after.deleting || after.ownerUids.length)) queue.add(after.key);
@@ -78,7 +78,7 @@ export function startGarbageCollector(ctx: ApiContext): () => void {
       for (const d of index.dependentsOf(before.uid)) queue.add(d.key);
       for (const u of before.ownerUids) { const owner = index.byUid.get(u); if (owner?.deleting) queue.add(owner.key); }
     },
-    onDropped: () => log.error('gc watch dropped'),
+    onDropped: () => log.warn('gc watch dropped, relisting'),
   });
-  return () => { abort.abort(); queue.stop(); };
+  return () => { stopWatch(); queue.stop(); };
 }

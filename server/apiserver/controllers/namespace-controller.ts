@@ -5,6 +5,7 @@ import { NAMESPACE_FINALIZER } from '../rest/strategies';
 import { updateObject } from '../rest/update-object';
 import { KeyQueue } from './key-queue';
 import { isGone } from './registry-lookup';
+import { startRelistingWatch } from './relisting-watch';
 
 const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
 const RECHECK_MS = 1000;
@@ -16,7 +17,6 @@ const NS = { group: '', resource: 'namespaces', namespaced: false };
  */
 export function startNamespaceController(ctx: ApiContext): () => void {
   const log = ctx.log.child({ controller: 'namespace' });
-  const abort = new AbortController();
   const queue = new KeyQueue((name) => syncNamespace(name), (name, err) => log.warn({ namespace: name, err: String(err) }, 'namespace sync failed'));
 
   /** deletes what is left in the namespace; returns how many objects remain */
@@ -55,11 +55,9 @@ export function startNamespaceController(ctx: ApiContext): () => void {
     } }, WRITE);
   }
 
-  const page = ctx.store.list(objectPrefix(NS));
-  for (const item of page.items) if (JSON.parse(item.value).metadata?.deletionTimestamp) queue.add(parseKey(item.key)!.name);
-  ctx.store.watch(objectPrefix(NS), {
-    afterRevision: page.revision, signal: abort.signal,
+  const stopWatch = startRelistingWatch(ctx.store, objectPrefix(NS), {
+    onList: (items) => { for (const item of items) if (JSON.parse(item.value).metadata?.deletionTimestamp) queue.add(parseKey(item.key)!.name); },
     onEvent: (e) => { if (e.type !== 'DELETED') queue.add(parseKey(e.kv.key)!.name); },
   });
-  return () => { abort.abort(); queue.stop(); };
+  return () => { stopWatch(); queue.stop(); };
 }

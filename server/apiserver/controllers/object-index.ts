@@ -1,4 +1,4 @@
-import type { Store, StoreEvent } from '../store/types';
+import type { KeyValue, StoreEvent } from '../store/types';
 
 /** What the garbage collector knows of one stored object. */
 export interface IndexedObject {
@@ -31,10 +31,12 @@ export class ObjectIndex {
   readonly byUid = new Map<string, IndexedObject>();
   private readonly dependents = new Map<string, Set<string>>();
 
-  load(store: Store): number {
-    const page = store.list('/registry/');
-    for (const kv of page.items) this.put(kv.key, kv.value);
-    return page.revision;
+  /** replaces the whole index with a fresh list */
+  reset(items: KeyValue[]): void {
+    this.byKey.clear();
+    this.byUid.clear();
+    this.dependents.clear();
+    for (const kv of items) this.put(kv.key, kv.value);
   }
 
   /** applies a store event; returns the object before and after */
