@@ -5,6 +5,7 @@
  *   GET  /v1/namespaces/{ns}/virtualmachineinstances/{name}/vnc|console   WebSocket ↔ vnc.sock / serial.sock
  *   PUT  …/pause | …/unpause | …/softreboot                               launcher commands
  *   GET  …/guestosinfo                                                    guest agent info
+ *   GET  …/screenshot                                                     PNG of the screen (QMP screendump)
  *   GET  /metrics (Prometheus, no token), GET /healthz
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,6 +19,7 @@ import { podFile } from './pod-dir';
 import { connectGuestSocket, StreamSessions, type StreamKind } from './stream-sessions';
 import type { VMIHandler } from './vmi-handler';
 import { runVMIAction, type VMIAction } from './vmi-actions';
+import { PNG_CONTENT_TYPE, takeScreenshot } from './screenshot';
 
 export interface HandlerServerOptions {
   handler: Pick<VMIHandler, 'lookup' | 'enqueue' | 'connections'>;
@@ -62,6 +64,10 @@ async function handleRequest(opts: HandlerServerOptions, req: IncomingMessage, r
   }
   checkToken(req, opts.token);
   const { namespace, name, sub } = parseRoute(req.url);
+  if (sub === 'screenshot' && req.method === 'GET') {
+    const png = await takeScreenshot(opts.handler.connections, findRunning(opts, namespace, name).podDir, `${namespace}/${name}`);
+    return void res.writeHead(200, { 'content-type': PNG_CONTENT_TYPE }).end(png);
+  }
   const route = ACTIONS[sub];
   if (!route) throw new HttpError(404, `unknown subresource ${sub}`);
   if (req.method !== route.method) throw new HttpError(405, `${req.method} not allowed on ${sub}`);
