@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserInfo } from './authz';
 import { findAPIService, proxyToAPIService } from './aggregation';
 import type { ApiContext } from './rest/api-context';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './rest/discovery';
+import { discoveryDocument } from './rest/discovery';
 import type { ResourceRequest } from './rest/handler-context';
 import { sendError, sendJson } from './rest/http-io';
 import { serveOpenAPI } from './rest/openapi-docs';
@@ -19,30 +19,16 @@ const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 export interface RouterOptions { ctx: ApiContext; tokens: TokenFile; serverAddress: () => string; bookmarkIntervalMs: number; isReady: () => boolean }
 
 function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerResponse, path: string): void {
-  const { ctx } = o;
   if (path === '/version') return sendJson(res, 200, KUBE_VERSION);
   if (path === '/healthz' || path === '/livez' || path === '/readyz') {
     const ok = path !== '/readyz' || o.isReady();
     res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8' });
     return void res.end(ok ? 'ok' : 'not ready');
   }
-  if (path === '/api' || path === '/api/') return sendJson(res, 200, apiVersions(o.serverAddress()));
-  if (path === '/apis' || path === '/apis/') return sendJson(res, 200, apiGroupList(ctx.registry, ctx.apiservices));
-  if (path.startsWith('/openapi/')) return serveOpenAPI(ctx.registry, req, res, path);
-  const parts = path.split('/').filter(Boolean);
-  if (parts[0] === 'api' && parts.length === 2) {
-    const doc = apiResourceList(ctx.registry, '', parts[1]);
-    if (doc) return sendJson(res, 200, doc);
-  }
-  if (parts[0] === 'apis' && parts.length === 2) {
-    const doc = apiGroup(ctx.registry, ctx.apiservices, parts[1]);
-    if (doc) return sendJson(res, 200, doc);
-  }
-  if (parts[0] === 'apis' && parts.length === 3) {
-    const doc = apiResourceList(ctx.registry, parts[1], parts[2]);
-    if (doc) return sendJson(res, 200, doc);
-  }
-  throw pathNotFound();
+  if (path.startsWith('/openapi/')) return serveOpenAPI(o.ctx.registry, req, res, path);
+  const doc = discoveryDocument(o.ctx.registry, o.ctx.apiservices, path, o.serverAddress());
+  if (!doc) throw pathNotFound();
+  sendJson(res, 200, doc);
 }
 
 async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -46,6 +46,20 @@ function resourceDocs(rt: ServedType): Record<string, unknown>[] {
   return [main, ...subs.map((s) => ({ name: `${rt.resource}/${s}`, singularName: '', namespaced: rt.namespaced, ...SUBRESOURCE_DOCS[s](rt) }))];
 }
 
+/** the discovery document at a path (/api, /apis, /api/v1, /apis/<g>, /apis/<g>/<v>), if any */
+export function discoveryDocument(registry: TypeRegistry, apiservices: any[], path: string, serverAddress: string): unknown | undefined {
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api') {
+    if (parts.length === 1) return apiVersions(serverAddress);
+    if (parts.length === 2) return apiResourceList(registry, '', parts[1]);
+  }
+  if (parts[0] !== 'apis') return undefined;
+  if (parts.length === 1) return apiGroupList(registry, apiservices);
+  if (parts.length === 2) return apiGroup(registry, apiservices, parts[1]);
+  if (parts.length === 3) return apiResourceList(registry, parts[1], parts[2]);
+  return undefined;
+}
+
 export function apiResourceList(registry: TypeRegistry, group: string, version: string) {
   const types = registry.resourcesIn(group, version);
   if (!types.length) return undefined;

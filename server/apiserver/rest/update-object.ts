@@ -38,52 +38,59 @@ function shouldDeleteAfterUpdate(rt: ServedType, obj: any): boolean {
   return Boolean(m.deletionTimestamp) && pendingFinalizers(rt, obj).length === 0 && !(m.deletionGracePeriodSeconds > 0);
 }
 
-/** PUT / PATCH / status writes: compare-and-swap against the stored revision, retried when unconditional */
-export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: WriteOptions): Promise<WriteResult> {
+/** the object the write asks for, after subresource rules, system metadata, schema and admission */
+async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, opts: WriteOptions): Promise<WriteResult> {
   const { rt, namespace, name, subresource } = input;
-  const key = objectKey(rt, namespace, name);
+  let next = input.mutate(structuredClone(current));
+  checkBodyIdentity(rt, next, namespace, name);
+  const precondition = next.metadata.resourceVersion;
+  if (precondition && precondition !== current.metadata.resourceVersion) throw conflict(rt, name);
+  next = mergeForSubresource(rt, next, current, subresource);
+  keepSystemMeta(next, current);
+  if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
+  if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+  const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
+  const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
+  next = admitted.object;
+  next.metadata.resourceVersion = current.metadata.resourceVersion;
+  return { object: next, warnings: [...validated.warnings, ...admitted.warnings] };
+}
+
+/** removes an object whose last finalizer this update took away */
+function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: any): void {
+  if (!shouldDeleteAfterUpdate(rt, obj)) return;
+  try {
+    const { revision } = ctx.store.delete(key, Number(obj.metadata.resourceVersion));
+    obj.metadata.resourceVersion = String(revision);
+    ctx.afterWrite?.(rt);
+  } catch (err) {
+    if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
+  }
+}
+
+/** PUT / PATCH / status writes: compare-and-swap against the stored revision, retried on a lost race */
+export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: WriteOptions): Promise<WriteResult> {
+  const { rt, name } = input;
+  const key = objectKey(rt, input.namespace, name);
   for (let attempt = 1; ; attempt++) {
     const kv = ctx.store.get(key);
-    if (!kv) {
-      if (input.onMissing) return input.onMissing();
-      throw notFound(rt, name);
-    }
+    if (!kv && input.onMissing) return input.onMissing();
+    if (!kv) throw notFound(rt, name);
     const current = decodeObject(rt, kv);
-    let next = input.mutate(structuredClone(current));
-    checkBodyIdentity(rt, next, namespace, name);
-    const precondition = next.metadata.resourceVersion;
-    if (precondition && precondition !== current.metadata.resourceVersion) throw conflict(rt, name);
-    next = mergeForSubresource(rt, next, current, subresource);
-    keepSystemMeta(next, current);
-    if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
-    if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
-    const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
-    const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
-    next = admitted.object;
-    next.metadata.resourceVersion = current.metadata.resourceVersion;
-    const warnings = [...validated.warnings, ...admitted.warnings];
+    const { object: next, warnings } = await desiredObject(ctx, input, current, opts);
     if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
     try {
-      const rev = ctx.store.update(key, encodeObject(next, rt), kv.modRevision);
-      next.metadata.resourceVersion = String(rev);
+      next.metadata.resourceVersion = String(ctx.store.update(key, encodeObject(next, rt), kv.modRevision));
     } catch (err) {
       // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
-      // precondition, or a JSON patch `test`, is checked again against the fresh object above)
+      // precondition, or a JSON patch `test`, is checked again against the fresh object)
       if (err instanceof ConflictError && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof ConflictError) throw conflict(rt, name);
       if (err instanceof NotFoundError) throw notFound(rt, name);
       throw err;
     }
     ctx.afterWrite?.(rt);
-    if (shouldDeleteAfterUpdate(rt, next)) {
-      try {
-        const { revision } = ctx.store.delete(key, Number(next.metadata.resourceVersion));
-        next.metadata.resourceVersion = String(revision);
-        ctx.afterWrite?.(rt);
-      } catch (err) {
-        if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
-      }
-    }
+    deleteIfFinalized(ctx, rt, key, next);
     return { object: next, warnings };
   }
 }
