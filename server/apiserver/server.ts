@@ -27,6 +27,8 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** node lease expiry (default 40 s) */
   nodeLeaseTimeoutMs?: number;
+  /** events expire after this long (default 1 h) */
+  eventTTLMs?: number;
 }
 
 export interface ApiServer {
@@ -68,7 +70,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
-  const stopControllers = startControllers(ctx, { nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs });
+  const stopControllers = startControllers(ctx, { nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs, eventTTLMs: opts.eventTTLMs });
   ready = true;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, crds: crdCount }, 'apiserver listening');
