@@ -8,9 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
+import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, SUBRESOURCES_GROUP } from '../../lib/kubevirt';
 import type { VirtualMachineInstanceMigration } from '../../lib/kubevirt';
-import { makeKubeClients } from '../kube/clients';
+import { jsonPatch, makeKubeClients } from '../kube/clients';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
 import { createAdmissionListener } from './admission/webhook-server';
@@ -69,6 +69,13 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const admission = createAdmissionListener({
     getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
     listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],
+    getPod: (namespace, name) => clients.core.readNamespacedPod({ namespace, name }).catch(() => undefined),
+    markForEvacuation: async (namespace, name, node) => {
+      await ctx.custom.patchNamespacedCustomObjectStatus({
+        group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'virtualmachineinstances', namespace, name,
+        body: [{ op: 'add', path: '/status/evacuationNodeName', value: node }],
+      }, jsonPatch);
+    },
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = new URL(req.url ?? '/', 'https://x').pathname;

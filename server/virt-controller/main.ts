@@ -9,6 +9,7 @@ import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
 import { localImageCheck } from './local-images';
+import { EvacuationController } from './evacuation/evacuation-controller';
 import { MigrationController } from './migration/migration-controller';
 import { VMIController } from './vmi/vmi-controller';
 import { VMController } from './vm/vm-controller';
@@ -34,6 +35,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
   }),
   vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder }),
   migration: (ctx) => new MigrationController({ clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage } }),
+  evacuation: (ctx) => new EvacuationController({ clients: ctx.clients, recorder: ctx.recorder }),
 };
 
 /** Starts every controller; resolves when the signal aborts and all have stopped. */

@@ -84,6 +84,11 @@ export function badRequestResponse(uid: string, message: string): AdmissionRevie
   return wrap({ uid, allowed: false, status: { code: HTTP_BAD_REQUEST, reason: 'BadRequest', message } });
 }
 
+/** A refusal with a code and message of its own (e.g. 429 TooManyRequests), no causes. */
+export function refuseResponse(uid: string, code: number, reason: string, message: string): AdmissionReview {
+  return wrap({ uid, allowed: false, status: { code, reason, message } });
+}
+
 export function patchResponse(uid: string, m: Mutation): AdmissionReview {
   const warnings = m.warnings.length ? { warnings: m.warnings } : {};
   if (!m.patch.length) return wrap({ uid, allowed: true, ...warnings });

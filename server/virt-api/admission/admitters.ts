@@ -10,19 +10,23 @@ import { validateVM } from './validators/vm-validator';
 import { validateVMICreate, validateVMIUpdate } from './validators/vmi-validator';
 import { validateMigrationCreate, validateMigrationUpdate, type MigrationLookups } from './validators/migration-validator';
 import { validateMigrationPolicy } from './validators/migration-policy-validator';
+import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
 
-export interface AdmitterContext extends MigrationLookups {
+export interface AdmitterContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
   config: AdmissionConfig;
   now: Date;
 }
 
 type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation;
 type Validate = (req: AdmissionRequest, ctx: AdmitterContext) => Cause[] | Promise<Cause[]>;
+/** A validator whose refusal is not a list of causes (the eviction interceptor's 429). */
+type Decide = (req: AdmissionRequest, ctx: AdmitterContext) => Promise<EvictionVerdict>;
 
 export interface WebhookRoute {
   resource: { group: string; version: string; resource: string };
   mutate?: Mutate;
   validate?: Validate;
+  decide?: Decide;
 }
 
 const core = (resource: string) => ({ group: 'kubevirt.io', version: 'v1', resource });
@@ -38,7 +42,15 @@ export const WebhookPath = {
   MutateMigration: '/mutate-virtualmachineinstancemigrations',
   ValidateMigration: '/validate-virtualmachineinstancemigrations',
   ValidateMigrationPolicy: '/validate-migrationpolicies',
+  /** KubeVirt serves it at /launcher-eviction-validate; ours keeps virt-api's `/validate-<plural>` shape. */
+  ValidateEviction: '/validate-evictions',
 } as const;
+
+function decideEviction(req: AdmissionRequest, ctx: AdmitterContext): Promise<EvictionVerdict> {
+  const { getPod, markForEvacuation } = ctx;
+  if (!getPod || !markForEvacuation) return Promise.resolve({ allowed: true });
+  return validateEviction(req, { getPod, markForEvacuation, getVMI: ctx.getVMI, clusterStrategy: ctx.config.evictionStrategy });
+}
 
 export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.MutateVM]: {
@@ -74,5 +86,9 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.ValidateMigrationPolicy]: {
     resource: { group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies' },
     validate: (req) => validateMigrationPolicy(req.object),
+  },
+  [WebhookPath.ValidateEviction]: {
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    decide: decideEviction,
   },
 };

@@ -25,6 +25,7 @@ const VALIDATING: Hook[] = [
   { name: 'virtualmachineinstances-update-validator.kubevirt.io', path: WebhookPath.ValidateVMI, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstances', ops: ['UPDATE'] },
   { name: 'migration-create-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['CREATE'] },
   { name: 'migration-update-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['UPDATE'] },
+  { name: 'virt-launcher-eviction-interceptor.kubevirt.io', path: WebhookPath.ValidateEviction, group: '', version: 'v1', resource: 'pods/eviction', ops: ['CREATE'] },
   { name: 'migration-policy-validator.kubevirt.io', path: WebhookPath.ValidateMigrationPolicy, group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies', ops: ['CREATE', 'UPDATE'] },
 ];
 

@@ -5,15 +5,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../../log';
 import { withAdmissionDefaults, type AdmissionConfig } from './admission-config';
-import { allowResponse, badRequestResponse, denyResponse, parseAdmissionReview, patchResponse, type AdmissionReview } from './admission-review';
+import { allowResponse, badRequestResponse, denyResponse, parseAdmissionReview, patchResponse, refuseResponse, type AdmissionReview } from './admission-review';
 import { WEBHOOK_ROUTES } from './admitters';
+import { TOO_MANY_REQUESTS_REASON, type EvictionLookups } from './validators/eviction-validator';
 import type { MigrationLookups } from './validators/migration-validator';
 
 const logger = log.child({ component: 'virt-api-admission' });
 /** Largest review body we read (kube-apiserver caps requests at 3 MiB). */
 export const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
 
-export interface AdmissionHandlerContext extends MigrationLookups {
+export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
   config?: Partial<AdmissionConfig>;
   now?: () => Date;
 }
@@ -37,9 +38,16 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
   if (req.resource.resource !== want.resource || (req.resource.group ?? '') !== want.group) {
     return { status: 200, body: badRequestResponse(req.uid, `expect resource to be { ${want.group} ${want.version} ${want.resource}}`) };
   }
-  const actx = { config: withAdmissionDefaults(ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations };
+  const actx = {
+    config: withAdmissionDefaults(ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
+    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation,
+  };
   try {
     if (route.mutate) return { status: 200, body: patchResponse(req.uid, route.mutate(req, actx)) };
+    if (route.decide) {
+      const v = await route.decide(req, actx);
+      return { status: 200, body: v.allowed ? allowResponse(req.uid) : refuseResponse(req.uid, v.code, TOO_MANY_REQUESTS_REASON, v.message) };
+    }
     const causes = route.validate ? await route.validate(req, actx) : [];
     return { status: 200, body: causes.length ? denyResponse(req.uid, causes) : allowResponse(req.uid) };
   } catch (err) {
