@@ -21,6 +21,8 @@ describe('decodeProtobufBody', () => {
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'foo' }, spec: { finalizers: ['kubernetes'] } }],
     ['SelfSubjectAccessReview', msg(field(1, msg()), field(2, msg(field(1, msg(field(1, 'default'), field(2, 'create'), field(5, 'pods')))))),
       { apiVersion: 'v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec: { resourceAttributes: { namespace: 'default', verb: 'create', resource: 'pods' } } }],
+    ['Eviction', msg(field(1, msg(field(1, 'p1'), field(3, 'ns'))), field(2, msg(field(1, 0)))),
+      { apiVersion: 'v1', kind: 'Eviction', metadata: { name: 'p1', namespace: 'ns' }, deleteOptions: { gracePeriodSeconds: 0 } }],
   ])('decodes a %s', (kind, raw, expected) => {
     expect(decodeProtobufBody(envelope('v1', kind, raw))).toEqual(expected);
   });

@@ -77,6 +77,9 @@ function objectMeta(buf: Buffer | undefined): Record<string, unknown> {
   });
 }
 
+/** int64 varints arrive as unsigned; gracePeriodSeconds is never near 2^63 */
+const toSigned = (n: number) => (n > Number.MAX_SAFE_INTEGER ? n - 2 ** 64 : n);
+
 function sub(f: Fields, n: number): Fields | undefined {
   const b = f.get(n)?.[0] as Buffer | undefined;
   return b ? readFields(b) : undefined;
@@ -104,6 +107,15 @@ const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
   },
   ServiceAccount: (f) => ({ automountServiceAccountToken: bool(f, 4) }),
   SelfSubjectAccessReview: (f) => ({ spec: accessReviewSpec(f) }),
+  Eviction: (f) => {
+    const d = sub(f, 2);
+    const grace = d && num(d, 1);
+    return { deleteOptions: d && prune({ gracePeriodSeconds: grace === undefined ? undefined : toSigned(grace), propagationPolicy: str(d, 4), dryRun: strs(d, 5) }) };
+  },
+  Binding: (f) => {
+    const t = sub(f, 2);
+    return { target: t && prune({ kind: str(t, 1), namespace: str(t, 2), name: str(t, 3), uid: str(t, 4), apiVersion: str(t, 5) }) };
+  },
   SubjectAccessReview: (f) => ({ spec: accessReviewSpec(f) }),
 };
 
