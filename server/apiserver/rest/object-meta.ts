@@ -16,6 +16,9 @@ export function generateName(prefix: string): string {
 export function checkBodyIdentity(rt: ServedType, body: any, namespace: string | undefined, name?: string): void {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request was not a JSON object');
   const gv = groupVersion(rt);
+  for (const field of ['apiVersion', 'kind'] as const) {
+    if (body[field] !== undefined && body[field] !== null && typeof body[field] !== 'string') throw badRequest(`${field} must be a string`);
+  }
   if (body.apiVersion && body.apiVersion !== gv && !(rt.group && body.apiVersion.startsWith(`${rt.group}/`))) {
     throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${gv})`);
   }
@@ -23,7 +26,7 @@ export function checkBodyIdentity(rt: ServedType, body: any, namespace: string |
   body.apiVersion = gv;
   body.kind = rt.kind;
   body.metadata ??= {};
-  if (typeof body.metadata !== 'object') throw badRequest('metadata must be an object');
+  if (typeof body.metadata !== 'object' || Array.isArray(body.metadata)) throw badRequest('metadata must be an object');
   if (rt.namespaced) {
     if (body.metadata.namespace && body.metadata.namespace !== namespace) {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
