@@ -2,7 +2,7 @@
  * `npx vitest run -c e2e/lifecycle.vitest.config.ts`: VM lifecycle and virt-api on whole `kv up`
  * clusters with real guests (the root config leaves e2e/ out): the runStrategy × action table,
  * kubectl, aggregation vs direct virt-api, admission fuzz, console streams and screenshots.
- * ADMISSION_FUZZ_COUNT sets the fuzz size (default 2000 here; `npm run bench` style runs use 10000).
+ * ADMISSION_FUZZ_COUNT sets the fuzz size (default 10000).
  */
 import { defineConfig } from 'vitest/config';
 
