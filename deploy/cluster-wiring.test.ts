@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dirname, '..');
 const SERVER = join(ROOT, 'server');
 const CA_INJECTION = { 'cert-manager.io/inject-ca-from': 'kubevirt/virt-api' };
 /** Settings the manifests pass that server code does not read yet (docs/cluster-mode.md, "Code changes"). */
-const PENDING_ENV = ['KV_VIRT_API_HOST', 'KV_VIRT_API_REGISTER', 'KV_HANDLER_TOKEN'];
+const PENDING_ENV: string[] = [];
 const WORKLOAD_COMPONENT: Record<string, keyof typeof COMPONENT_USERS> = { 'virt-controller': 'virt-controller', 'virt-handler': 'virt-handler', 'virt-api': 'virt-api' };
 
 /** `kv` subcommand → the source file that parses its flags (from server/cli.ts). */

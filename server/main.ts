@@ -53,7 +53,16 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
     else if (!pathname?.startsWith('/_next/')) socket.destroy(); // Next handles its own HMR upgrades
   });
   await new Promise<void>((r) => server.listen(port, hostname, r));
-  if (values['data-dir']) await startVirtApi({ kubeconfig: values.kubeconfig, dataDir: values['data-dir'], port: Number(process.env.KV_VIRT_API_PORT ?? 0), allowedOrigins: [`http://${hostname}:${port}`] });
+  // virt-api: in embedded mode it registers its own APIService/webhooks; in a cluster the manifests
+  // do (KV_VIRT_API_REGISTER=false) and the Service reaches it on KV_VIRT_API_HOST.
+  if (values['data-dir']) {
+    await startVirtApi({
+      kubeconfig: values.kubeconfig, dataDir: values['data-dir'],
+      port: Number(process.env.KV_VIRT_API_PORT ?? 0), host: process.env.KV_VIRT_API_HOST,
+      register: process.env.KV_VIRT_API_REGISTER !== 'false',
+      allowedOrigins: [`http://${hostname}:${port}`],
+    });
+  }
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
   const shutdown = () => server.close(() => process.exit(0));
   process.on('SIGTERM', shutdown);

@@ -35,8 +35,9 @@ export async function resolveHandler(h: HandlerLookup, vmi: VirtualMachineInstan
     throw internal(`unable to find the handler of node ${node}: ${messageOf(err)}`);
   }
   if (!url) throw internal(`node ${node} does not advertise a virt-handler endpoint`);
-  let token = '';
-  if (h.dataDir) {
+  // cluster mode: the handlers' shared token comes from a Secret; embedded: one file per node
+  let token = process.env.KV_HANDLER_TOKEN ?? '';
+  if (!token && h.dataDir) {
     try { token = readFileSync(join(dataPaths(h.dataDir).node(node), HANDLER_TOKEN_FILE), 'utf8').trim(); } catch { /* no token: the handler answers 401 */ }
   }
   return { url: url.replace(/\/$/, ''), token };

@@ -11,6 +11,7 @@ import { messageOf } from '../kube/api-errors';
 import { delay } from '../kube/backoff';
 import { mergePatch } from '../kube/clients';
 import type { Logger } from '../log';
+import { Label } from '../../lib/kubevirt/labels';
 import { ANNOTATION_HANDLER_ENDPOINT, HANDLER_TOKEN_FILE } from './constants';
 
 const RETRY_MS = 1_000;
@@ -32,11 +33,15 @@ export function ensureHandlerToken(dataDir: string, node: string): string {
   return token;
 }
 
-/** Annotates the Node with the endpoint URL; retries until the kubelet has registered the Node. */
+/**
+ * Annotates the Node with the endpoint URL and labels it `kubevirt.io/schedulable=true` (launcher
+ * Pods select on it, as in KubeVirt where virt-handler owns that label); retries until the kubelet
+ * has registered the Node.
+ */
 export async function advertiseEndpoint(core: CoreV1Api, node: string, url: string, log: Logger, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     try {
-      await core.patchNode({ name: node, body: { metadata: { annotations: { [ANNOTATION_HANDLER_ENDPOINT]: url } } } }, mergePatch);
+      await core.patchNode({ name: node, body: { metadata: { labels: { [Label.Schedulable]: 'true' }, annotations: { [ANNOTATION_HANDLER_ENDPOINT]: url } } } }, mergePatch);
       log.info({ url }, 'handler endpoint advertised on the node');
       return;
     } catch (err) {
