@@ -74,6 +74,14 @@ export function serveWatch(ctx: ApiContext, rt: ServedType, namespace: string | 
     return finish();
   }
   const onEvent = (e: StoreEvent) => {
+    try {
+      deliver(e);
+    } catch (err) {
+      ctx.log.warn({ err: String(err), key: e.kv.key }, 'watch event could not be encoded; closing the watch');
+      finish();
+    }
+  };
+  const deliver = (e: StoreEvent) => {
     lastRev = e.kv.modRevision;
     if (p.raw && !p.match) return write(`{"type":"${e.type}","object":${rawObject(rt, e.kv)}}\n`);
     const obj = decodeObject(rt, e.kv);
