@@ -6,7 +6,8 @@ import { discoveryDocument } from './rest/discovery';
 import type { ResourceRequest } from './rest/handler-context';
 import { sendError, sendJson } from './rest/http-io';
 import { serveOpenAPI } from './rest/openapi-docs';
-import { parseRequestInfo } from './rest/request-info';
+import { parseRequestInfo, type RequestInfo } from './rest/request-info';
+import type { ApiServerMetrics } from './metrics';
 import { routeResource } from './rest/resource-router';
 import { pathNotFound, unauthorized } from './rest/status-error';
 import { authorizeRequest } from './request-authz';
@@ -16,7 +17,13 @@ import { authenticate } from './tokens';
 export const KUBE_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-kubevirt-ts', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64' };
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
-export interface RouterOptions { ctx: ApiContext; tokens: TokenFile; serverAddress: () => string; bookmarkIntervalMs: number; isReady: () => boolean }
+export interface RouterOptions { ctx: ApiContext; tokens: TokenFile; serverAddress: () => string; bookmarkIntervalMs: number; isReady: () => boolean; metrics: ApiServerMetrics }
+
+async function serveMetrics(metrics: ApiServerMetrics, res: ServerResponse): Promise<void> {
+  const text = await metrics.registry.metrics();
+  res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+  res.end(text);
+}
 
 function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerResponse, path: string): void {
   if (path === '/version') return sendJson(res, 200, KUBE_VERSION);
@@ -26,13 +33,13 @@ function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerRes
     return void res.end(ok ? 'ok' : 'not ready');
   }
   if (path.startsWith('/openapi/')) return serveOpenAPI(o.ctx.registry, req, res, path);
+  if (path === '/metrics') return void serveMetrics(o.metrics, res).catch((err) => sendError(res, err));
   const doc = discoveryDocument(o.ctx.registry, o.ctx.apiservices, path, o.serverAddress());
   if (!doc) throw pathNotFound();
   sendJson(res, 200, doc);
 }
 
-async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse, info: RequestInfo): Promise<void> {
   const user: UserInfo | undefined = authenticate(o.tokens, req);
   if (!user && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
   if (info.apiPrefix === 'apis' && info.group && info.version) {
@@ -54,11 +61,18 @@ export function createRequestListener(o: RouterOptions) {
   const log = o.ctx.log;
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    serve(o, req, res)
+    const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+    const watchDone = info.verb === 'watch' ? o.metrics.watchStarted(info) : undefined;
+    if (watchDone) res.once('close', watchDone);
+    serve(o, req, res, info)
       .catch((err) => {
         const se = sendError(res, err);
         if (se.code >= 500) log.error({ err, method: req.method, url: req.url }, 'request failed');
       })
-      .finally(() => log.debug({ method: req.method, url: req.url, code: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'));
+      .finally(() => {
+        const ms = performance.now() - started;
+        o.metrics.observeRequest(info, res.statusCode, ms / 1000);
+        log.debug({ method: req.method, url: req.url, code: res.statusCode, ms: Math.round(ms) }, 'request');
+      });
   };
 }

@@ -7,6 +7,7 @@ import { ensurePki } from './pki';
 import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
 import { startConfigCaches } from './config-caches';
 import { createRequestListener } from './http-router';
+import { createApiServerMetrics } from './metrics';
 import { createUpgradeListener } from './upgrade-handler';
 import { wireAggregation } from './aggregation-wiring';
 import type { ApiContext } from './rest/api-context';
@@ -60,7 +61,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   let ready = false;
   let address = '';
   const server: Server = createServer({ cert: pki.certPem, key: pki.keyPem, keepAlive: true, requestTimeout: 0, keepAliveTimeout: 65_000, headersTimeout: 70_000 } as never,
-    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready }));
+    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, metrics: createApiServerMetrics() }));
   const sockets = new Set<Socket>();
   server.on('secureConnection', (s: Socket) => { s.setNoDelay(true); sockets.add(s); s.on('close', () => sockets.delete(s)); });
   server.on('upgrade', createUpgradeListener(ctx, tokens));

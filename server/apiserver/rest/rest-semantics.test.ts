@@ -38,6 +38,14 @@ describe('authentication and authorization', () => {
   });
 });
 
+describe('metrics', () => {
+  it('counts requests by verb, resource and code at /metrics', async () => {
+    await t.call('GET', `${NS}/configmaps/metrics-missing`);
+    const text = (await t.call('GET', '/metrics', undefined, { accept: 'text/plain' })).body as string;
+    expect(text).toMatch(/apiserver_request_total\{verb="GET",group="",resource="configmaps",subresource="",code="404"\} \d+/);
+  });
+});
+
 describe('create', () => {
   it.each([
     ['generateName', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } }, '', 201, /^gen-[a-z0-9]{5}$/],

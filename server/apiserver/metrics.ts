@@ -1,0 +1,37 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RequestInfo } from './rest/request-info';
+
+/**
+ * kube-apiserver's request metrics (names as kube's), served at /metrics. One registry per
+ * API server, so several servers in one process (tests) do not collide.
+ */
+export interface ApiServerMetrics {
+  registry: Registry;
+  observeRequest(info: RequestInfo, code: number, seconds: number): void;
+  watchStarted(info: RequestInfo): () => void;
+}
+
+/** kube's verb label: POST for create, PUT for update, the verb in capitals otherwise */
+const verbLabel = (verb: string) => (verb === 'create' ? 'POST' : verb === 'update' ? 'PUT' : verb.toUpperCase());
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createApiServerMetrics(): ApiServerMetrics {
+  const registry = new Registry();
+  const requests = new Counter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out by verb, group, resource and HTTP response code.', labelNames: ['verb', 'group', 'resource', 'subresource', 'code'], registers: [registry] });
+  const duration = new Histogram({ name: 'apiserver_request_duration_seconds', help: 'Response latency distribution in seconds for each verb, group and resource (watches excluded).', labelNames: ['verb', 'group', 'resource'], buckets: DURATION_BUCKETS, registers: [registry] });
+  const watchers = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests (watches).', labelNames: ['group', 'resource'], registers: [registry] });
+  return {
+    registry,
+    observeRequest(info, code, seconds) {
+      const resource = info.isResource ? info.resource : '';
+      requests.inc({ verb: verbLabel(info.verb), group: info.group, resource, subresource: info.subresource ?? '', code: String(code) });
+      if (info.verb !== 'watch') duration.observe({ verb: verbLabel(info.verb), group: info.group, resource }, seconds);
+    },
+    watchStarted(info) {
+      const labels = { group: info.group, resource: info.resource };
+      watchers.inc(labels);
+      return () => watchers.dec(labels);
+    },
+  };
+}
