@@ -3,6 +3,7 @@ import { admit } from './admission-gate';
 import type { ApiContext } from './api-context';
 import { encodeObject, objectKey } from './object-codec';
 import { checkBodyIdentity, initObjectMeta } from './object-meta';
+import { validateObjectMeta } from './meta-validation';
 import type { ServedType } from './resource-type';
 import { validateAgainstSchema } from './schema-gate';
 import { strategyFor } from './strategies';
@@ -27,6 +28,7 @@ export function checkNamespaceWritable(ctx: ApiContext, namespace: string): void
 export async function createObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: any, opts: WriteOptions): Promise<WriteResult> {
   checkBodyIdentity(rt, body, namespace);
   initObjectMeta(rt, body);
+  validateObjectMeta(rt, body);
   if (rt.namespaced) checkNamespaceWritable(ctx, namespace!);
   const strategy = strategyFor(rt);
   if (strategy.prepareForCreate) strategy.prepareForCreate(body);

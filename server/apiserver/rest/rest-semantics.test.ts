@@ -58,6 +58,17 @@ describe('create', () => {
     if (query) expect((await t.call('GET', `${NS}/configmaps/dry`)).status).toBe(404);
   });
 
+  it.each([
+    ['a bad label value', cm('badlabel', { labels: { app: 'bad value!' } }), 'metadata.labels: Invalid value: "bad value!": a valid label must be an empty string'],
+    ['a bad label key', cm('badkey', { labels: { '-x': 'y' } }), 'metadata.labels: Invalid value: "-x": name part must consist of alphanumeric characters'],
+    ['an owner reference without uid', cm('badref', { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o' }] }), 'metadata.ownerReferences[0].uid: Invalid value: "": uid must not be empty'],
+  ])('rejects %s with 422 Invalid', async (_n, body, message) => {
+    const r = await t.call('POST', `${NS}/configmaps`, body);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain(message);
+    expect(r.body.details.causes[0].field).toMatch(/^metadata\./);
+  });
+
   it('answers AlreadyExists and a missing namespace like kube', async () => {
     await t.call('POST', `${NS}/configmaps`, cm('dup'));
     const again = await t.call('POST', `${NS}/configmaps`, cm('dup'));

@@ -3,6 +3,7 @@ import { admit } from './admission-gate';
 import type { ApiContext } from './api-context';
 import { decodeObject, encodeObject, objectKey } from './object-codec';
 import { checkBodyIdentity, jsonEqual, keepSystemMeta, specChanged, tracksGeneration } from './object-meta';
+import { validateObjectMeta } from './meta-validation';
 import type { ServedType } from './resource-type';
 import { validateAgainstSchema } from './schema-gate';
 import { pendingFinalizers, strategyFor } from './strategies';
@@ -47,6 +48,7 @@ async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, 
   if (precondition && precondition !== current.metadata.resourceVersion) throw conflict(rt, name);
   next = mergeForSubresource(rt, next, current, subresource);
   keepSystemMeta(next, current);
+  validateObjectMeta(rt, next);
   if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
   if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
   const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
