@@ -33,7 +33,7 @@ export interface Decision { allowed: boolean; reason: string }
 
 export function authorize(user: UserInfo, attrs: ResourceAttributes): Decision {
   if (user.groups.includes(GROUP_MASTERS)) return { allowed: true, reason: `group "${GROUP_MASTERS}" may do anything` };
-  if (attrs.verb === 'create' && attrs.group === 'authorization.k8s.io' && SELF_REVIEWS.has(attrs.resource ?? '') && user.groups.includes(GROUP_AUTHENTICATED)) {
+  if (attrs.verb === 'create' && (attrs.group === 'authorization.k8s.io' || attrs.group === 'authentication.k8s.io') && SELF_REVIEWS.has(attrs.resource ?? '') && user.groups.includes(GROUP_AUTHENTICATED)) {
     return { allowed: true, reason: 'every authenticated user may review their own access' };
   }
   if (user.groups.includes(GROUP_VIEWERS) && READ_VERBS.has(attrs.verb) && isViewable(attrs)) return { allowed: true, reason: `group "${GROUP_VIEWERS}" may read` };

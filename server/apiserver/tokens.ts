@@ -52,7 +52,11 @@ function safeEqual(a: string, b: string): boolean {
 export function authenticate(file: TokenFile, req: IncomingMessage): UserInfo | undefined {
   const h = req.headers.authorization;
   if (!h || !/^bearer /i.test(h)) return undefined;
-  const token = h.slice(7).trim();
+  return authenticateToken(file, h.slice(7).trim());
+}
+
+/** the user a bearer token belongs to (TokenReview uses this too) */
+export function authenticateToken(file: TokenFile, token: string): UserInfo | undefined {
   const e = file.tokens.find((t) => safeEqual(t.token, token));
   return e && { username: e.username, groups: [...e.groups, GROUP_AUTHENTICATED] };
 }

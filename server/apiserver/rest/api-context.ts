@@ -17,4 +17,6 @@ export interface ApiContext {
   log: Logger;
   /** called after every committed write (keeps the CRD, webhook and APIService caches current) */
   afterWrite?: (rt: { group: string; resource: string }) => void;
+  /** the user behind a bearer token, for TokenReview */
+  authenticateToken?: (token: string) => User | undefined;
 }

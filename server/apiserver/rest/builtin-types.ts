@@ -35,6 +35,8 @@ const SPECS: BuiltinSpec[] = [
   { group: 'apiregistration.k8s.io', resource: 'apiservices', kind: 'APIService', namespaced: false, categories: ['api-extensions'], status: true },
   { group: 'authorization.k8s.io', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, verbs: ['create'] },
   { group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, verbs: ['create'] },
+  { group: 'authentication.k8s.io', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, verbs: ['create'] },
+  { group: 'authentication.k8s.io', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] },
 ];
 
 function toServedType(s: BuiltinSpec): ServedType {
@@ -64,7 +66,7 @@ function toServedType(s: BuiltinSpec): ServedType {
 export const BUILTIN_TYPES: readonly ServedType[] = SPECS.map(toServedType);
 
 /** resources that have no storage: their create is answered by a handler */
-export const VIRTUAL_RESOURCES = new Set(['subjectaccessreviews', 'selfsubjectaccessreviews']);
+export const VIRTUAL_RESOURCES = new Set(['subjectaccessreviews', 'selfsubjectaccessreviews', 'tokenreviews', 'selfsubjectreviews']);
 
 /** namespaces that always exist, created at start like kube-apiserver's bootstrap */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];

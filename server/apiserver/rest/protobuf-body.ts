@@ -107,6 +107,11 @@ const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
   },
   ServiceAccount: (f) => ({ automountServiceAccountToken: bool(f, 4) }),
   SelfSubjectAccessReview: (f) => ({ spec: accessReviewSpec(f) }),
+  SelfSubjectReview: () => ({}),
+  TokenReview: (f) => {
+    const spec = sub(f, 2);
+    return { spec: spec && prune({ token: str(spec, 1), audiences: strs(spec, 2) }) };
+  },
   Eviction: (f) => {
     const d = sub(f, 2);
     const grace = d && num(d, 1);

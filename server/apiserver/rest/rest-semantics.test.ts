@@ -46,6 +46,25 @@ describe('metrics', () => {
   });
 });
 
+describe('authentication reviews', () => {
+  it.each([
+    ['admin', ['system:masters', 'system:authenticated']],
+    ['viewer', ['kv:viewers', 'system:authenticated']],
+  ])('TokenReview and SelfSubjectReview name the %s', async (who, groups) => {
+    const token = who === 'admin' ? t.srv.adminToken : t.srv.viewerToken;
+    const tr = await t.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
+    expect(tr.body.status).toMatchObject({ authenticated: true, user: { username: who, groups } });
+    const self = await t.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, { token });
+    expect(self.body.status.userInfo.username).toBe(who);
+  });
+
+  it('a TokenReview of an unknown token is not authenticated, and the viewer may not ask', async () => {
+    const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'nope' } };
+    expect((await t.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', body)).body.status.authenticated).toBe(false);
+    expect((await t.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', body, { token: t.srv.viewerToken })).status).toBe(403);
+  });
+});
+
 describe('create', () => {
   it.each([
     ['generateName', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } }, '', 201, /^gen-[a-z0-9]{5}$/],
