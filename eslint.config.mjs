@@ -19,6 +19,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
     files: ['lib/**/*.ts', 'lib/**/*.tsx'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [...ours(['server', 'components', 'app']), { group: ['node:*'], message: 'lib/ runs in the browser too' }, { group: ['react', 'react-dom'], message: 'lib/ has no React' }] }],
