@@ -70,12 +70,18 @@ export async function callHandler(ep: HandlerEndpoint, vmi: VirtualMachineInstan
   return { body, contentType: res.headers.get('content-type') ?? 'application/json' };
 }
 
-/** Opens the handler's stream socket; rejects with the handler's HTTP status as an ApiError. */
+/**
+ * Opens the handler's stream socket, PAUSED: a VNC server greets at once, and those bytes must not
+ * be emitted before the caller listens; call `ws.resume()` after attaching 'message'. Rejects with
+ * the handler's HTTP status as an ApiError.
+ */
 export function dialHandlerStream(ep: HandlerEndpoint, vmi: VirtualMachineInstance, kind: 'vnc' | 'console'): Promise<WebSocket> {
   const url = `${ep.url.replace(/^http/, 'ws')}${vmiPath(vmi, kind)}`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${ep.token}` }, handshakeTimeout: COMMAND_TIMEOUT_MS });
-    ws.once('open', () => { ws.removeAllListeners('error'); resolve(ws); });
+    // paused until the caller's pump listens: QEMU's VNC server speaks first, and a 'message' emitted
+    // before anyone listens is lost (the viewer then waits forever for the RFB banner)
+    ws.once('open', () => { ws.removeAllListeners('error'); ws.pause(); resolve(ws); });
     ws.once('unexpected-response', (_req, res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
