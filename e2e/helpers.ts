@@ -1,6 +1,6 @@
 /** Small helpers for the e2e journey: API reads with the admin token, pixel checks, step screenshots. */
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { apiGet, readApiAccess } from '../server/up/readiness';
 
 export function adminAccess() {
@@ -36,7 +36,10 @@ export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/journey/${String(step).padStart(2, '0')}-${name}.png`, fullPage: false });
 }
 
-/** Whether the API server serves virt-api's subresources (aggregation landed and virt-api registered). */
-export async function subresourcesServed(): Promise<boolean> {
-  return (await apiGet(adminAccess(), '/apis/subresources.kubevirt.io/v1', 5000)).status === 200;
+/** A page in a fresh browser context signed in with the view-only token (close its context when done). */
+export async function signInAsViewer(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${process.env.KV_E2E_CONSOLE_URL}/login?token=${encodeURIComponent(viewerToken())}`);
+  await page.waitForURL(`${process.env.KV_E2E_CONSOLE_URL}/`);
+  return page;
 }

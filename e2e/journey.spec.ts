@@ -1,10 +1,12 @@
 /**
  * The console journey on a real `kv up` cluster with QEMU guests: sign in → create a VM from the
- * form → Running → VNC shows the guest → serial console answers → migrate with one click →
- * VNC still live on the new node → stop → delete. Screenshots of each step in test-results/journey/.
+ * form → Running → VNC shows the guest → serial console answers → migrate with one click and watch
+ * the progress bar (the VNC console open all along is connected again afterwards) → a fresh
+ * VNC console on the new node → a view-only user looks but cannot act → stop → delete.
+ * Screenshots of each step in test-results/journey/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { canvasColours, getObject, snap, subresourcesServed, viewerToken } from './helpers';
+import { canvasColours, getObject, signInAsViewer, snap } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -16,6 +18,14 @@ let page: Page;
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
 });
+
+test.afterAll(async () => {
+  await page.close();
+});
+
+async function openTab(p: Page, name: string): Promise<void> {
+  await p.getByRole('navigation', { name: 'VM sections' }).getByRole('button', { name, exact: true }).click();
+}
 
 test('sign in with the link kv up printed', async () => {
   await page.goto(process.env.KV_E2E_LOGIN_URL!);
@@ -37,19 +47,15 @@ test('create a VM from the form and see it Running', async () => {
   await snap(page, 'running');
 });
 
-const NO_SUBRESOURCES = 'the API server does not serve subresources.kubevirt.io yet (aggregation / virt-api not registered)';
-
 test('the VNC console shows the guest screen', async () => {
-  test.skip(!(await subresourcesServed()), NO_SUBRESOURCES);
-  await page.getByRole('button', { name: 'VNC console' }).click();
+  await openTab(page, 'VNC console');
   await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
   await expect.poll(() => canvasColours(page), { timeout: 60_000, message: 'the VNC canvas shows more than one colour' }).toBeGreaterThan(1);
   await snap(page, 'vnc');
 });
 
 test('type into the serial console and read the answer', async () => {
-  test.skip(!(await subresourcesServed()), NO_SUBRESOURCES);
-  await page.getByRole('button', { name: 'Serial console' }).click();
+  await openTab(page, 'Serial console');
   await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
   const term = page.getByTestId('serial-terminal');
   await term.click();
@@ -64,60 +70,84 @@ test('type into the serial console and read the answer', async () => {
   await snap(page, 'serial');
 });
 
-test('migrate with one click and watch the progress bar', async () => {
-  test.skip(!(await subresourcesServed()), NO_SUBRESOURCES);
+test('migrate with one click and watch the progress bar; the open VNC console follows', async () => {
   const before = (await getObject(vmiPath))?.status?.nodeName;
-  await page.getByRole('button', { name: 'Overview' }).click();
+  expect(before, 'the VMI reports its node').toBeTruthy();
+  await openTab(page, 'VNC console');
+  await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
+
   await page.locator('[data-action="migrate"]').click();
   await page.getByTestId('migrate-confirm').click();
-  await expect(page.getByTestId('migration-progress').first()).toBeVisible({ timeout: 30_000 });
+  const bar = page.getByTestId('migration-progress').first();
+  await expect(bar).toBeVisible({ timeout: 30_000 });
   await snap(page, 'migrating');
-  // Without the migration controller nothing ever gives the VMIM a phase: skip, saying why.
-  const deadline = Date.now() + 30_000;
-  let phase: string | undefined;
-  while (Date.now() < deadline && !phase) {
-    const list = await getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`);
-    phase = list?.items?.find((m: any) => m.spec?.vmiName === VM)?.status?.phase;
-    if (!phase) await page.waitForTimeout(500);
-  }
-  test.skip(!phase, 'the migration controller is not running yet (the VMIM never got a phase)');
-  await expect(page.getByTestId('migration-progress').first()).toHaveAttribute('data-phase', 'Succeeded', { timeout: 180_000 });
+  const seen: number[] = [];
+  await expect.poll(async () => {
+    seen.push(Number(await bar.getByRole('progressbar').getAttribute('aria-valuenow')));
+    return bar.getAttribute('data-phase');
+  }, { timeout: 180_000, intervals: [250], message: 'the migration ends' }).toMatch(/^(Succeeded|Failed)$/);
+  expect(await bar.getAttribute('data-phase'), `migration failed: ${await bar.innerText()}`).toBe('Succeeded');
+  expect(seen.some((v) => v > 0 && v < 100), `the bar showed progress before the end (values: ${[...new Set(seen)].join(', ')})`).toBe(true);
+  await expect(bar.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByText('Last migration')).toBeVisible();
+  await expect(bar).toContainText('downtime');
   const after = (await getObject(vmiPath))?.status?.nodeName;
   expect(after).toBeTruthy();
   expect(after).not.toBe(before);
+  await expect(bar).toContainText(`${before} → ${after}`);
+
+  // The console that was open during the move is connected again (followed or reconnected) and shows the guest.
+  await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
+  await expect.poll(() => canvasColours(page), { timeout: 60_000 }).toBeGreaterThan(1);
   await snap(page, 'migrated');
 });
 
-test('the VNC console is still live on the new node', async () => {
-  test.skip(!(await subresourcesServed()), NO_SUBRESOURCES);
-  await page.getByRole('button', { name: 'VNC console' }).click();
+test('a fresh VNC console is live on the new node', async () => {
+  await openTab(page, 'Overview');
+  await expect(page.getByTestId('vnc-screen')).toHaveCount(0);
+  await openTab(page, 'VNC console');
   await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
   await expect.poll(() => canvasColours(page), { timeout: 60_000 }).toBeGreaterThan(1);
   await snap(page, 'vnc-after-migration');
 });
 
 test('a view-only sign-in can look but not act', async ({ browser }) => {
-  const viewer = await browser.newPage();
-  await viewer.goto(`${process.env.KV_E2E_CONSOLE_URL}/login?token=${encodeURIComponent(viewerToken())}`);
+  const viewer = await signInAsViewer(browser);
   await viewer.goto(`${process.env.KV_E2E_CONSOLE_URL}/vms/${NS}/${VM}`);
+  await expect(viewer.locator('[data-status="Running"]').first()).toBeVisible();
   await expect(viewer.getByText('View only: actions are hidden.')).toBeVisible();
-  await expect(viewer.locator('[data-action="stop"]')).toHaveCount(0);
-  test.skip(!(await subresourcesServed()), NO_SUBRESOURCES);
-  const status = await viewer.evaluate(async (p) => (await fetch(`/api/kube/apis/subresources.kubevirt.io/v1/namespaces/${p.ns}/virtualmachines/${p.vm}/stop`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })).status, { ns: NS, vm: VM });
-  expect(status).toBe(403);
-  await viewer.close();
+  await expect(viewer.locator('[data-action]')).toHaveCount(0);
+  await openTab(viewer, 'VNC console');
+  await expect(viewer.getByTestId('console-state')).toHaveAttribute('data-state', 'forbidden', { timeout: 30_000 });
+  await snap(viewer, 'viewer-console-refused');
+
+  const refused = await viewer.evaluate(async (p) => {
+    const res = await fetch(`/api/kube/apis/subresources.kubevirt.io/v1/namespaces/${p.ns}/virtualmachines/${p.vm}/stop`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    return { status: res.status, body: await res.json() };
+  }, { ns: NS, vm: VM });
+  expect(refused.status).toBe(403);
+  expect(refused.body.reason).toBe('Forbidden');
+
+  await viewer.goto(`${process.env.KV_E2E_CONSOLE_URL}/vms/new`);
+  await expect(viewer.getByTestId('view-only-notice')).toBeVisible();
+  await viewer.locator('input[name="name"]').fill('viewer-made');
+  await viewer.getByTestId('create-vm').click();
+  await expect(viewer.getByRole('alert').filter({ hasText: /forbidden/i })).toBeVisible();
+  await snap(viewer, 'viewer-create-refused');
+  expect(await getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/viewer-made`)).toBeUndefined();
+  expect((await getObject(vmiPath))?.status?.phase).toBe('Running');
+  await viewer.context().close();
 });
 
 test('stop, then delete', async () => {
-  await page.getByRole('button', { name: 'Overview' }).click();
-  if (await subresourcesServed()) { // stop is a virt-api subresource; delete is a plain DELETE
-    await page.locator('[data-action="stop"]').click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
-    await expect(page.locator('[data-status="Stopped"]').first()).toBeVisible({ timeout: 120_000 });
-    await snap(page, 'stopped');
-  }
+  await openTab(page, 'Overview');
+  await page.locator('[data-action="stop"]').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('[data-status="Stopped"]').first()).toBeVisible({ timeout: 120_000 });
+  await snap(page, 'stopped');
   await page.locator('[data-action="delete"]').click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`VM ${NS}/${VM} does not exist`)).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`), { timeout: 30_000 }).toBeUndefined();
   await snap(page, 'deleted');
 });

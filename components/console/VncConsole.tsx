@@ -3,7 +3,7 @@
  * The VNC console: noVNC (loaded client-side only) on a WebSocket we own, so close codes drive the
  * reconnect state machine. Key combos, paste-as-typing, scaling, fullscreen, screenshot.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { KEY_COMBOS, KEYSYM, type KeyStroke } from '@/lib/console/keyboard-layouts';
 import { Button } from '@/components/ui/Button';
 import { ConsoleStatus } from './ConsoleStatus';
@@ -11,28 +11,32 @@ import { PasteDialog } from './PasteDialog';
 import { useConsoleSocket } from './useConsoleSocket';
 
 interface RFBLike { scaleViewport: boolean; resizeSession: boolean; focusOnClick: boolean; sendKey(keysym: number, code: string | null, down?: boolean): void; disconnect(): void; focus(): void; addEventListener(t: string, f: (e: unknown) => void): void }
+type RFBClass = new (target: HTMLElement, channel: WebSocket) => RFBLike;
 
 export function VncConsole({ namespace, name, tall }: { namespace: string; name: string; tall?: boolean }) {
   const screen = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const rfb = useRef<RFBLike>(undefined);
   const [scale, setScale] = useState(true);
+  const scaleRef = useRef(scale);
+  scaleRef.current = scale;
   const [pasting, setPasting] = useState(false);
+  const [RFB, setRFB] = useState<RFBClass>();
+  useEffect(() => { // load noVNC before the socket opens, so the RFB reader sees the server's first bytes
+    let live = true;
+    void import('@novnc/novnc').then((m) => { if (live) setRFB(() => m.default as unknown as RFBClass); });
+    return () => { live = false; };
+  }, []);
   const attach = useCallback((ws: WebSocket) => {
     rfb.current = undefined;
-    const t0 = performance.now();
-    void import('@novnc/novnc').then(({ default: RFB }) => {
-      if (!screen.current || ws.readyState > WebSocket.OPEN) return;
-      screen.current.replaceChildren();
-      const r = new RFB(screen.current, ws) as RFBLike;
-      r.scaleViewport = scale;
-      r.focusOnClick = true;
-      r.addEventListener('connect', () => { screen.current?.setAttribute('data-connect-ms', String(Math.round(performance.now() - t0))); });
-      rfb.current = r;
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  const { state, takeOver } = useConsoleSocket(`/ws/vnc/${namespace}/${name}`, attach);
+    if (!RFB || !screen.current) return;
+    screen.current.replaceChildren();
+    const r = new RFB(screen.current, ws);
+    r.scaleViewport = scaleRef.current;
+    r.focusOnClick = true;
+    rfb.current = r;
+  }, [RFB]);
+  const { state, takeOver } = useConsoleSocket(`/ws/vnc/${namespace}/${name}`, attach, !!RFB);
   const combo = (keys: [number, string][]) => {
     const r = rfb.current;
     if (!r) return;

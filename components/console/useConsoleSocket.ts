@@ -2,12 +2,14 @@
 /**
  * A console WebSocket with the reconnect state machine of lib/console/console-connection: reconnect
  * forever with backoff (reboot, blip, migration), wait for the user when another session took over.
- * `open(socket)` hands each new socket to the viewer (noVNC or xterm).
+ * `open(socket)` hands each new socket to the viewer (noVNC or xterm), synchronously, before any
+ * message can arrive: a VNC server speaks first, and a banner lost before the viewer listens leaves a
+ * "connected" console that never draws. `enabled: false` holds off until the viewer is loaded.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { afterClose, type ConsoleState } from '@/lib/console/console-connection';
 
-export function useConsoleSocket(path: string, open: (ws: WebSocket) => void) {
+export function useConsoleSocket(path: string, open: (ws: WebSocket) => void, enabled = true) {
   const [state, setState] = useState<ConsoleState>({ kind: 'connecting', attempt: 0 });
   const wsRef = useRef<WebSocket>(undefined);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -39,9 +41,10 @@ export function useConsoleSocket(path: string, open: (ws: WebSocket) => void) {
   }, [path]);
 
   useEffect(() => {
+    if (!enabled) return;
     connect(true);
     return () => { userClosed.current = true; clearTimeout(timer.current); wsRef.current?.close(); wsRef.current = undefined; };
-  }, [connect]);
+  }, [connect, enabled]);
 
   /** Connect now, taking the console over from any other session. */
   const takeOver = useCallback(() => { attempt.current = 0; connect(false); }, [connect]);

@@ -10,6 +10,7 @@ import { queryKeys } from '@/lib/console/query-keys';
 import { buildVirtualMachine, DEFAULT_CREATE_FORM, needsStartAfterCreate, validateCreateForm, type CreateVMForm as Form } from '@/lib/console/vm-template';
 import { lineOfField } from '@/lib/console/yaml-field-line';
 import { ApiError, kubeFetch } from '@/components/live/api-fetch';
+import { useSession } from '@/components/live/useSession';
 import { Button } from '@/components/ui/Button';
 import { useToast } from '@/components/ui/Toasts';
 import { ServerErrors } from './ServerErrors';
@@ -36,6 +37,7 @@ export function CreateVMForm() {
   const [busy, setBusy] = useState(false);
   const router = useRouter();
   const toast = useToast();
+  const session = useSession();
   const images = useQuery<{ images: { name: string }[] }>({ queryKey: queryKeys.images(), queryFn: async () => (await fetch('/api/images')).json() });
   const vm = useMemo(() => buildVirtualMachine(form), [form]);
   const preview = useMemo(() => stringify(vm), [vm]);
@@ -63,6 +65,7 @@ export function CreateVMForm() {
 
   return (
     <div className="flex flex-col gap-4">
+      {session.loaded && !session.canWrite && <p data-testid="view-only-notice" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">Your sign-in is view-only: the API server will refuse to create this VM. Ask an administrator for edit rights, or sign in with another token.</p>}
       <div className="flex gap-1" role="tablist">
         {(['form', 'yaml'] as const).map((m) => (
           <Button key={m} variant={mode === m ? 'primary' : 'ghost'} role="tab" aria-selected={mode === m}

@@ -25,6 +25,7 @@ export function VMActions({ vm, vmi, compact }: { vm: VirtualMachine; vmi?: Virt
     else void run(a, ns, name);
   };
   const shown = compact ? COMPACT.filter((a) => avail[a] === undefined).slice(0, 2) : VM_ACTIONS;
+  if (!session.loaded) return <span />;
   if (!session.canWrite) return compact ? <span /> : <span className="text-xs text-slate-500">View only: actions are hidden.</span>;
   return (
     <div className="flex flex-wrap gap-1.5">

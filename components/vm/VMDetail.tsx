@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import dynamic from 'next/dynamic';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
 import { buildVMRows } from '@/lib/console/vm-row';
 import { explainWhyNotRunning, type KubeEvent, type PodLike } from '@/lib/console/why-not-running';
@@ -11,6 +11,7 @@ import { migrationsOfVMI } from '@/lib/console/migration-progress';
 import { formatAge, formatBytes } from '@/lib/console/format';
 import { useResourceList } from '@/components/live/useResourceList';
 import { useSession } from '@/components/live/useSession';
+import { Button } from '@/components/ui/Button';
 import { Card, EmptyState } from '@/components/ui/EmptyState';
 import { useNow } from '@/components/ui/useNow';
 import { ConditionsList } from './ConditionsList';
@@ -19,6 +20,7 @@ import { EventsList } from './EventsList';
 import { MetricsCharts } from './MetricsCharts';
 import { MigrationHistory } from './MigrationHistory';
 import { MigrationProgressBar } from './MigrationProgressBar';
+import { useFollowedMigration } from './useFollowedMigration';
 import { StatusBadge } from './StatusBadge';
 import { VMActions } from './VMActions';
 import { VMYaml } from './VMYaml';
@@ -26,6 +28,13 @@ import { WhyNotRunning } from './WhyNotRunning';
 
 const VncConsole = dynamic(() => import('@/components/console/VncConsole').then((m) => m.VncConsole), { ssr: false });
 const SerialConsole = dynamic(() => import('@/components/console/SerialConsole').then((m) => m.SerialConsole), { ssr: false });
+
+/** Fetch the console code while the user reads the overview, so opening a console waits only for the guest. */
+function preloadConsoles(): void {
+  void import('@/components/console/VncConsole');
+  void import('@/components/console/SerialConsole');
+  void import('@novnc/novnc');
+}
 
 const TABS = ['overview', 'console', 'serial', 'yaml', 'events', 'devices', 'migrations', 'metrics'] as const;
 const TAB_LABEL: Record<(typeof TABS)[number], string> = { overview: 'Overview', console: 'VNC console', serial: 'Serial console', yaml: 'YAML', events: 'Events', devices: 'Disks & NICs', migrations: 'Migrations', metrics: 'Metrics' };
@@ -55,11 +64,13 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
   const podNames = new Set(o.pods.items.map((p) => p.metadata.name));
   const events = useMemo(() => o.events.items.filter((e) => e.involvedObject?.name === name || podNames.has(e.involvedObject?.name)), [o.events.items, name, podNames]);
   const migrations = useMemo(() => migrationsOfVMI(o.vmims.items, namespace, name), [o.vmims.items, namespace, name]);
+  const followed = useFollowedMigration(migrations);
+  const guestRunning = o.vmi.items[0]?.status?.phase === 'Running';
+  useEffect(() => { if (guestRunning) preloadConsoles(); }, [guestRunning]);
   if (!o.vm.loaded) return <p className="text-sm text-slate-500">Loading…</p>;
   if (!vm) return <EmptyState title={`VM ${namespace}/${name} does not exist`}>It may have been deleted. <Link className="text-indigo-600 underline" href="/vms">Back to the list</Link></EmptyState>;
   const row = buildVMRows([vm], vmi ? [vmi] : [], new Date(now))[0];
   const causes = explainWhyNotRunning({ vm, vmi, pod, events, status: row.status });
-  const active = migrations.find((m) => !['Succeeded', 'Failed'].includes(m.status?.phase ?? ''));
   const running = vmi?.status?.phase === 'Running';
   return (
     <div className="flex flex-col gap-4">
@@ -70,7 +81,11 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
         {row.reason && <span className="text-sm text-slate-500">{row.reason}</span>}
         <div className="ml-auto"><VMActions vm={vm} vmi={vmi} /></div>
       </div>
-      {active && <Card title="Migration in progress"><MigrationProgressBar vmim={active} vmiState={vmi?.status?.migrationState} canWrite={session.canWrite} /></Card>}
+      {followed.shown && (
+        <Card title={followed.finished ? 'Last migration' : 'Migration in progress'} actions={followed.finished && <Button variant="ghost" className="!px-2 !py-0.5 !text-xs" onClick={followed.dismiss}>Dismiss</Button>}>
+          <MigrationProgressBar vmim={followed.shown} vmiState={vmi?.status?.migrationState} canWrite={session.canWrite} />
+        </Card>
+      )}
       <nav className="flex gap-1 border-b border-slate-200 dark:border-slate-800" aria-label="VM sections">
         {TABS.map((t) => (
           <button key={t} type="button" onClick={() => router.replace(`${pathname}?tab=${t}`, { scroll: false })} aria-current={t === tab ? 'page' : undefined}

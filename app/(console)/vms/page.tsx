@@ -1,5 +1,5 @@
-import Link from 'next/link';
 import { Suspense } from 'react';
+import { CreateVMLink } from '@/components/vm/CreateVMLink';
 import { VMTable } from '@/components/vm/VMTable';
 
 export default function VMsPage() {
@@ -7,7 +7,7 @@ export default function VMsPage() {
     <div className="flex flex-col gap-4">
       <div className="flex items-center justify-between">
         <h1 className="text-xl font-semibold">Virtual machines</h1>
-        <Link href="/vms/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">Create VM</Link>
+        <CreateVMLink />
       </div>
       <Suspense><VMTable /></Suspense>
     </div>
