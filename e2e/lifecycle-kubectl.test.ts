@@ -124,7 +124,7 @@ describe.each([
     expect((await callAction(ep(), name, 'restart')).status).toBe(202);
     await until(`${name} restarted`, async () => { const s = await readState(c.admin, name); return isRunning(s) && s.vmiUID !== first.vmiUID; }, WAIT_MS);
     expect((await callAction(ep(), name, 'stop')).status).toBe(202);
-    await until(`${name} Stopped`, async () => { const s = await readState(c.admin, name); return s.printable === 'Stopped' && !s.vmiUID; }, WAIT_MS);
+    await until(`${name} Stopped`, async () => { const s = await readState(c.admin, name); return s.printable === 'Stopped' && !s.vmiUID && s.pendingRequests === 0; }, WAIT_MS);
     expect((await callAction(ep(), name, 'stop')).body).toMatchObject({ code: 409, message: `Operation cannot be fulfilled on virtualmachine.kubevirt.io "${name}": VM is not running` });
   });
 

@@ -13,6 +13,6 @@ export default defineConfig({
     hookTimeout: 240_000,
     pool: 'forks',
     fileParallelism: false,
-    maxConcurrency: 8,
+    maxConcurrency: 16,
   },
 });

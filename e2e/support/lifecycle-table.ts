@@ -80,7 +80,7 @@ export function lifecycleTable(): Row[] {
 const POWEROFF_SCRIPT = '#!/bin/sh\nsleep 2\npoweroff\n';
 const BOOT_MS = 150_000;
 
-export const isRunning = (s: VMState) => s.printable === 'Running' && s.vmiPhase === 'Running';
+export const isRunning = (s: VMState) => s.printable === 'Running' && s.vmiPhase === 'Running' && s.pendingRequests === 0;
 
 /** Creates `name` and brings it into the row's starting state; returns the state it rests in. */
 export async function prepareVM(api: Endpoint, name: string, strategy: Strategy, start: Start): Promise<VMState> {
@@ -91,7 +91,8 @@ export async function prepareVM(api: Endpoint, name: string, strategy: Strategy,
   if (strategy === 'RerunOnFailure' && start === 'stopped') await expectCode(callAction(api, name, 'stop'), 202);
   if (start === 'stopped') {
     const final = strategy === 'Once' ? (s: VMState) => s.vmiPhase === 'Succeeded' : (s: VMState) => !s.vmiUID;
-    await until(`${name} Stopped`, async () => { const s = await readState(api, name); return s.printable === 'Stopped' && final(s); }, BOOT_MS);
+    // settled: also the Stop request consumed (until then a start is refused: "stop/start already underway")
+    await until(`${name} Stopped`, async () => { const s = await readState(api, name); return s.printable === 'Stopped' && final(s) && s.pendingRequests === 0; }, BOOT_MS);
   }
   return readState(api, name);
 }
@@ -118,7 +119,7 @@ export function callAction(api: Endpoint, name: string, action: Action): Promise
 
 /** Whether `now` is what the row says the VM settles in (from `before`). */
 export function hasSettled(want: Settle, before: VMState, now: VMState): boolean {
-  if (now.printable !== want.printable) return false;
+  if (now.printable !== want.printable || now.pendingRequests > 0) return false;
   if (want.runStrategy && now.runStrategy !== want.runStrategy) return false;
   if (want.vmi === 'none') return !now.vmiUID;
   if (want.vmi === 'same') return now.vmiUID === before.vmiUID;

@@ -48,10 +48,18 @@ export async function readVMI(admin: Endpoint, name: string): Promise<any> {
 }
 
 /** What a user sees of a VM: its printableStatus, and its VMI's uid and phase (if any). */
-export interface VMState { printable?: string; runStrategy?: string; vmiUID?: string; vmiPhase?: string; paused: boolean }
+export interface VMState {
+  printable?: string;
+  runStrategy?: string;
+  vmiUID?: string;
+  vmiPhase?: string;
+  paused: boolean;
+  /** status.stateChangeRequests not yet consumed by the controller */
+  pendingRequests: number;
+}
 
 export async function readState(admin: Endpoint, name: string): Promise<VMState> {
   const [vm, vmi] = await Promise.all([readVM(admin, name), readVMI(admin, name)]);
   const paused = (vmi?.status?.conditions ?? []).some((c: any) => c.type === 'Paused' && c.status === 'True');
-  return { printable: vm?.status?.printableStatus, runStrategy: vm?.spec?.runStrategy, vmiUID: vmi?.metadata?.uid, vmiPhase: vmi?.status?.phase, paused };
+  return { printable: vm?.status?.printableStatus, runStrategy: vm?.spec?.runStrategy, vmiUID: vmi?.metadata?.uid, vmiPhase: vmi?.status?.phase, paused, pendingRequests: vm?.status?.stateChangeRequests?.length ?? 0 };
 }
