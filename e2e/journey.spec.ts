@@ -119,6 +119,7 @@ test('a view-only sign-in can look but not act', async ({ browser }) => {
   await expect(viewer.locator('[data-action]')).toHaveCount(0);
   await openTab(viewer, 'VNC console');
   await expect(viewer.getByTestId('console-state')).toHaveAttribute('data-state', 'forbidden', { timeout: 30_000 });
+  await expect(viewer.getByText('Your sign-in may not open this console')).toBeVisible();
   await snap(viewer, 'viewer-console-refused');
 
   const refused = await viewer.evaluate(async (p) => {

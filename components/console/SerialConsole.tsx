@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
+import { ConsoleRefused } from './ConsoleRefused';
 import { ConsoleStatus } from './ConsoleStatus';
 import { useConsoleSocket } from './useConsoleSocket';
 
@@ -33,7 +34,8 @@ export function SerialConsole({ namespace, name }: { namespace: string; name: st
   return (
     <div className="flex flex-col gap-2">
       <ConsoleStatus state={state} onTakeOver={takeOver} />
-      <div ref={host} data-testid="serial-terminal" className="h-[480px] overflow-hidden rounded-lg bg-[#0b1020] p-2" onClick={() => term.current?.focus()} />
+      {state.kind === 'forbidden' && <ConsoleRefused why={state.why} />}
+      <div ref={host} data-testid="serial-terminal" className={`h-[480px] overflow-hidden rounded-lg bg-[#0b1020] p-2 ${state.kind === 'forbidden' ? 'hidden' : ''}`} onClick={() => term.current?.focus()} />
       <p className="text-xs text-slate-500">Press Enter if the screen is blank: the serial line only shows what the guest writes after you connect.</p>
     </div>
   );

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { KEY_COMBOS, KEYSYM, type KeyStroke } from '@/lib/console/keyboard-layouts';
 import { Button } from '@/components/ui/Button';
+import { ConsoleRefused } from './ConsoleRefused';
 import { ConsoleStatus } from './ConsoleStatus';
 import { PasteDialog } from './PasteDialog';
 import { useConsoleSocket } from './useConsoleSocket';
@@ -65,6 +66,7 @@ export function VncConsole({ namespace, name, tall }: { namespace: string; name:
       URL.revokeObjectURL(a.href);
     }, 'image/png');
   };
+  if (state.kind === 'forbidden') return <div className="flex flex-col gap-2"><ConsoleStatus state={state} onTakeOver={takeOver} /><ConsoleRefused why={state.why} /></div>;
   return (
     <div ref={frame} className="flex flex-col gap-2 bg-white dark:bg-slate-950">
       <div className="flex flex-wrap items-center gap-2">
