@@ -22,6 +22,17 @@ const MEMORY = process.argv[3] ?? '256Mi';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
+const STAGES = ['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', 'Succeeded'] as const;
+
+/** ms from the client's create call to each phase (the phase timestamps carry milliseconds), and to QEMU's end. */
+function stageTimes(m: any, t0Wall: number): Record<string, number> {
+  const at: Record<string, number> = {};
+  for (const p of m.status.phaseTransitionTimestamps ?? []) at[p.phase] = Date.parse(p.phaseTransitionTimestamp) - t0Wall;
+  const end = m.status.migrationState?.endTimestamp;
+  if (end) at.qemuCompleted = Date.parse(end) - t0Wall;
+  return at;
+}
+
 interface QueryMigrate { status: string; 'total-time'?: number; downtime?: number }
 
 /** Two plain QEMUs of the demo image on loopback: boot the source to its login prompt, migrate, read QEMU's figures. */
@@ -71,8 +82,10 @@ async function main(): Promise<void> {
     const totals: number[] = [];
     const downtimes: number[] = [];
     const qemuTotals: number[] = [];
+    const stages: Record<string, number>[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
+      const t0Wall = Date.now();
       const name = await migrate(k, 'idle');
       const m = await until(`${name} final`, async () => { const x = await getVMIM(k, name); return ['Succeeded', 'Failed'].includes(x?.status?.phase) && x; }, 120_000)
         .catch(async (err) => { out(JSON.stringify({ vmim: (await getVMIM(k, name))?.status, vmi: (await getVMI(k, 'idle'))?.status }, null, 1)); throw err; });
@@ -82,10 +95,14 @@ async function main(): Promise<void> {
       totals.push(total);
       if (typeof p.downtimeMs === 'number') downtimes.push(p.downtimeMs);
       if (typeof p.totalTimeMs === 'number') qemuTotals.push(p.totalTimeMs);
+      const at = stageTimes(m, t0Wall);
+      stages.push(at);
+      out(`  stages (ms after create): ${[...STAGES, 'qemuCompleted'].map((st) => `${st} ${at[st] ?? '-'}`).join(', ')}`);
       out(`run ${i + 1}: ${m.status.migrationState.sourceNode} → ${m.status.migrationState.targetNode}  VMIM created → Succeeded ${total.toFixed(0)} ms  QEMU total ${p.totalTimeMs} ms  downtime ${p.downtimeMs} ms`);
       await until('one active pod', async () => Object.keys((await getVMI(k, 'idle')).status.activePods ?? {}).length === 1, 60_000);
     }
     out(`kubevirt-ts (${MEMORY}, ${RUNS} runs): VMIM created → Succeeded median ${median(totals).toFixed(0)} ms (goal ≤ 1500), QEMU total median ${median(qemuTotals)} ms, downtime median ${median(downtimes)} ms (goal ≤ 50)`);
+    out(`stage medians (ms after create): ${[...STAGES, 'qemuCompleted'].map((st) => `${st} ${median(stages.map((x) => x[st] ?? NaN))}`).join(', ')}`);
     const raw = await rawQemuMigration(dataPaths(cluster.dataDir).images);
     out(`raw QEMU (${MEMORY}, loopback, idle at login prompt): migrate → completed ${raw.wallMs.toFixed(0)} ms wall, QEMU total ${raw.totalMs} ms, downtime ${raw.downtimeMs} ms`);
   } finally {

@@ -29,6 +29,8 @@ interface Monitor {
   cancelSent: boolean;
   timeoutReason?: string;
   final?: MigrationInfo;
+  /** progress writes, one after another: a late 'active' write never lands after the final one */
+  progressWrites: Promise<void>;
   detach: () => void;
 }
 
@@ -58,7 +60,10 @@ export class MigrationSource {
     }
     const m = this.monitors.get(uid) ?? (await this.reattach(key, vmi, state, client, podDir));
     if (!m) return;
-    if (m.final) return this.finish(vmi, m.final, state.abortRequested === true, m.timeoutReason);
+    if (m.final) {
+      await m.progressWrites; // the final figures are on the VMIM before anyone sees the migration end
+      return this.finish(vmi, m.final, state.abortRequested === true, m.timeoutReason);
+    }
     if (state.abortRequested && !m.cancelSent) {
       m.cancelSent = true;
       await client.request('migrateCancel');
@@ -96,7 +101,7 @@ export class MigrationSource {
     const onDomain = (s: { state: string; reason?: string }) => { if (s.reason === MIGRATED_REASON && !m.final) { m.final = { status: 'completed' }; this.hooks.enqueue(key); } };
     const m: Monitor = {
       uid, client, timing: { startedAt: now, bestAt: now }, config: state.migrationConfiguration as ResolvedConfig | undefined,
-      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false,
+      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, progressWrites: Promise.resolve(),
       detach: () => { client.off('migration', onInfo); client.off('domain', onDomain); },
     };
     client.on('migration', onInfo);
@@ -112,7 +117,12 @@ export class MigrationSource {
     if (final || now - m.lastProgressAt >= PROGRESS_EVERY_MS) {
       m.lastProgressAt = now;
       const vmim = this.hooks.findMigration(m.uid);
-      if (vmim) void writeProgress(this.d.clients, vmim, toMigrationProgress(info, new Date(now))).catch((err) => this.log.debug({ err: (err as Error).message }, 'progress write failed'));
+      const progress = toMigrationProgress(info, new Date(now));
+      if (vmim) {
+        m.progressWrites = m.progressWrites
+          .then(async () => { await writeProgress(this.d.clients, vmim, progress); })
+          .catch((err) => this.log.debug({ err: (err as Error).message }, 'progress write failed'));
+      }
     }
     if (final) return this.hooks.enqueue(key);
     const timeout = checkMigrationTimeouts(m.timing, info, m.config, m.dataBytes, now);

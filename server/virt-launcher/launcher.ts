@@ -14,6 +14,7 @@ import { planCloudInitMedia, writeCloudInitMedia } from './cloud-init';
 import { findFreePort, FINAL_MIGRATION_STATES, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './domain-migration';
 import { collectDomainStats } from './domain-stats';
 import { queryGuestInfo, rebootViaAgent } from './guest-agent';
+import { monitorMigration, type MigrationMonitor } from './migration-monitor';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -27,7 +28,6 @@ export interface LauncherOptions {
   binary?: string;
 }
 
-const MIGRATION_POLL_MS = 500;
 
 export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [DomainExit] }> {
   domain?: Domain;
@@ -35,7 +35,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   graceSeconds?: number;
   private starting?: Promise<DomainStatus>;
   private plan?: ConverterOutput;
-  private migrationTimer?: NodeJS.Timeout;
+  private migrationMonitor?: MigrationMonitor;
   private logger = log.child({ component: 'virt-launcher' });
 
   constructor(readonly opts: LauncherOptions) { super(); }
@@ -80,7 +80,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
     this.domain = domain;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
-    domain.on('exit', (e) => { clearInterval(this.migrationTimer); this.emit('exit', e); });
+    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.emit('exit', e); });
     try {
       const media = await writeCloudInitMedia(planCloudInitMedia(vmi, podDir));
       const ports = new Map<string, number>();
@@ -128,13 +128,12 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       throw new CommandError(LAUNCHER_ERRORS.migration, (err as Error).message);
     }
     let postcopy = false;
-    this.migrationTimer = setInterval(() => void queryMigration(qmp).then(async (info) => {
+    this.migrationMonitor = monitorMigration(d, async (info) => {
       this.emit('event', { event: 'migration', info });
       if (!postcopy && shouldStartPostcopy(info, a.params)) { postcopy = true; await qmp.execute('migrate-start-postcopy').catch(() => undefined); }
       if (!FINAL_MIGRATION_STATES.has(info.status)) return;
-      clearInterval(this.migrationTimer);
       if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else d.setState(before, undefined);
-    }).catch(() => undefined), MIGRATION_POLL_MS);
+    });
     return queryMigration(qmp);
   }
 

@@ -57,6 +57,8 @@ export const DEFAULT_MIGRATION_SETTINGS: MigrationSettings = {
   allowAutoConverge: false,
   allowPostCopy: false,
   allowWorkloadDisruption: false,
+  /** QEMU's downtime-limit when no policy sets one (KubeVirt: 900 ms; ours keeps an idle guest's pause ≤ 50 ms, docs/migration.md) */
+  maxDowntimeMs: 50,
   unschedulableTimeoutMs: 5 * 60_000,
   pendingTimeoutMs: 15 * 60_000,
 };

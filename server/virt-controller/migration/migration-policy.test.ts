@@ -26,10 +26,10 @@ describe('selectMigrationPolicy', () => {
 });
 
 describe('resolveMigrationConfiguration', () => {
-  it('uses the cluster defaults without a policy (150 s/GiB, 150 s progress, unlimited bandwidth)', () => {
+  it('uses the cluster defaults without a policy (150 s/GiB, 150 s progress, unlimited bandwidth, 50 ms downtime)', () => {
     expect(resolveMigrationConfiguration(DEFAULT_MIGRATION_SETTINGS)).toEqual({
       bandwidthPerMigration: '0Mi', completionTimeoutPerGiB: 150, progressTimeout: 150, allowAutoConverge: false, allowPostCopy: false,
-      allowWorkloadDisruption: false, parallelMigrationsPerCluster: 5, parallelOutboundMigrationsPerNode: 2,
+      allowWorkloadDisruption: false, parallelMigrationsPerCluster: 5, parallelOutboundMigrationsPerNode: 2, maxDowntimeMs: 50,
     });
   });
 

@@ -1,0 +1,46 @@
+/**
+ * Watches an outgoing migration: polls query-migrate for progress every POLL_MS, and checks at
+ * once when QEMU announces a state change (the MIGRATION event, capability `events`), so the end
+ * of a migration is seen within milliseconds rather than up to a poll period late. Each result
+ * goes to `onInfo`; the monitor stops itself after the first final state.
+ */
+import type { Domain } from './domain';
+import { FINAL_MIGRATION_STATES, queryMigration } from './domain-migration';
+import type { MigrationInfo } from './protocol';
+import type { QmpEvent } from './qmp-client';
+
+export const MIGRATION_POLL_MS = 500;
+const MIGRATION_EVENT = 'MIGRATION';
+
+export interface MigrationMonitor { stop(): void }
+
+export function monitorMigration(d: Domain, onInfo: (info: MigrationInfo) => Promise<void>): MigrationMonitor {
+  const qmp = d.requireQmp();
+  let stopped = false;
+  let busy = false;
+  let again = false;
+  const stop = () => {
+    stopped = true;
+    clearInterval(timer);
+    d.off('qmpEvent', onEvent);
+  };
+  const check = async (): Promise<void> => {
+    if (stopped) return;
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const info = await queryMigration(qmp);
+      if (stopped) return;
+      if (FINAL_MIGRATION_STATES.has(info.status)) stop();
+      await onInfo(info);
+    } catch { /* the next tick or event tries again; the domain's exit stops us */ }
+    busy = false;
+    if (again) { again = false; void check(); }
+  };
+  const onEvent = (e: QmpEvent) => {
+    if (e.event === MIGRATION_EVENT && FINAL_MIGRATION_STATES.has(String(e.data?.status))) void check();
+  };
+  d.on('qmpEvent', onEvent);
+  const timer = setInterval(() => void check(), MIGRATION_POLL_MS);
+  return { stop };
+}
