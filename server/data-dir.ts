@@ -12,6 +12,7 @@ import { join } from 'node:path';
  *   DIR/images/                    local image store (containerDisk names → files)
  *   DIR/nodes/<node>/              a node's runtime dir (kubelet state, pod dirs, launcher sockets)
  *   DIR/logs/<component>.log       component logs written by `kv up`
+ *   DIR/bundle/                    the `kv` build this cluster's processes run (server/bundle/pin-bundle.ts)
  */
 export function defaultDataDir(): string {
   return process.env.KV_DATA_DIR ?? join(homedir(), '.kubevirt-ts');
@@ -28,4 +29,5 @@ export const dataPaths = (dir: string) => ({
   nodes: join(dir, 'nodes'),
   node: (name: string) => join(dir, 'nodes', name),
   logs: join(dir, 'logs'),
+  bundle: join(dir, 'bundle'),
 });

@@ -1,4 +1,6 @@
 import { log } from '../log';
+import { ensureKvBundle } from '../bundle/ensure-bundle';
+import { BUNDLE_ENV } from '../bundle/pin-bundle';
 import { dataDirFromFlags, kubeConfigFromFlags, parseFlags, signalOnTermination } from './cli-flags';
 import { Kubelet } from './kubelet';
 
@@ -18,7 +20,9 @@ export async function runNodeCommand(argv: string[]): Promise<void> {
     nodesTotal: Number.isInteger(nodesTotal) && nodesTotal > 0 ? nodesTotal : 1,
     stopPodsOnExit: flags['stop-pods-on-exit'] === true,
   });
-  log.child({ component: 'kubelet', node: nodeName }).info('kubelet starting');
+  const logger = log.child({ component: 'kubelet', node: nodeName });
+  logger.info('kubelet starting');
+  if (!process.env[BUNDLE_ENV]) void ensureKvBundle(logger); // launcher Pods start from it; under `kv up` they run its pinned build
   await kubelet.run(signalOnTermination());
   process.exit(0);
 }

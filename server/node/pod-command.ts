@@ -2,8 +2,11 @@ import type { V1Container, V1EnvVar, V1Pod } from '@kubernetes/client-node';
 
 export const POD_IP = '127.0.0.1';
 export const HOST_IP = '127.0.0.1';
-/** Variables a host process needs from the kubelet's environment (a container image would bring its own). */
-const INHERITED_ENV = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'KV_LOG_LEVEL'];
+/**
+ * Variables a host process needs from the kubelet's environment (a container image would bring its
+ * own); KV_BUNDLE: the `kv` build the cluster runs (server/bundle/pin-bundle.ts), its "image".
+ */
+const INHERITED_ENV = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'KV_LOG_LEVEL', 'KV_BUNDLE'];
 
 export interface LaunchContext {
   podDir: string;

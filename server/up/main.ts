@@ -7,6 +7,7 @@ import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess 
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
 import { consoleLoginUrl } from './login-url';
+import { BUNDLE_ENV, pinKvBundle } from '../bundle/pin-bundle';
 
 /** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
 function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
@@ -44,8 +45,9 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
   const p = plan(opts);
   const running: SupervisedComponent[] = [];
+  let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {
-    const c = new SupervisedComponent(spec, paths.logs, upLog);
+    const c = new SupervisedComponent(bundle ? { ...spec, env: { ...spec.env, [BUNDLE_ENV]: bundle } } : spec, paths.logs, upLog);
     c.start();
     running.push(c);
     return c;
@@ -68,7 +70,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   process.on('SIGINT', () => void stop(0));
 
   try {
-    await ensureDemoImage(paths.images, upLog);
+    [bundle] = await Promise.all([pinKvBundle(paths.bundle, upLog), ensureDemoImage(paths.images, upLog)]); // components start from the bundle
     sweepPodProcesses(paths.nodes); // pods of a previous run that was killed hard
     launch(p.apiserver);
     let access: ApiAccess | undefined;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log';
 
-const cliPath = fileURLToPath(new URL('../cli.ts', import.meta.url));
+/** bin/kv.mjs runs the prebuilt bundle when fresh, else the sources through tsx. */
+const kvScript = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 
 export interface ComponentSpec {
   name: string;
@@ -37,7 +38,7 @@ export class SupervisedComponent {
   start(): void {
     mkdirSync(this.logDir, { recursive: true });
     const out = createWriteStream(join(this.logDir, `${this.spec.name}.log`), { flags: 'a' });
-    const node = [process.execPath, '--import', 'tsx', cliPath, ...this.spec.args];
+    const node = [process.execPath, kvScript, ...this.spec.args];
     const child = spawn('setpriv', ['--pdeathsig', 'TERM', '--', ...node], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...this.spec.env },
