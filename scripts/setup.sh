@@ -21,6 +21,9 @@ fi
 echo "setup: npm install"
 npm install --no-fund --no-audit --loglevel=error
 
+echo "setup: kv bundle (launcher Pods start without transpiling)"
+node bin/kv.mjs bundle
+
 echo "setup: demo guest image"
 bash scripts/build-demo-image.sh
 
