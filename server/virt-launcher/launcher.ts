@@ -15,6 +15,7 @@ import { findFreePort, FINAL_MIGRATION_STATES, queryMigration, shouldStartPostco
 import { collectDomainStats } from './domain-stats';
 import { queryGuestInfo, rebootViaAgent } from './guest-agent';
 import { monitorMigration, type MigrationMonitor } from './migration-monitor';
+import { StepTimer } from './step-timer';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -75,14 +76,17 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   private async startDomain(vmi: LauncherVMI, incoming: boolean): Promise<DomainStatus> {
+    const steps = new StepTimer();
     const accel = await this.opts.accel();
+    steps.lap('accel');
     const { podDir } = this.opts;
     const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
     this.domain = domain;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
     domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.emit('exit', e); });
     try {
-      const media = await writeCloudInitMedia(planCloudInitMedia(vmi, podDir));
+      const cloudInit = planCloudInitMedia(vmi, podDir);
+      const media = Object.fromEntries(cloudInit.map((p) => [p.volume, p.path]));
       const ports = new Map<string, number>();
       for (const iface of vmi.spec.domain.devices?.interfaces ?? []) {
         for (const p of iface.ports ?? []) ports.set(`${p.protocol ?? 'TCP'}/${p.port}`, await findFreePort('127.0.0.1'));
@@ -92,9 +96,12 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
         allocateHostPort: (p) => ports.get(`${p.protocol}/${p.port}`)!,
       });
       domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
-      await createDomainFiles(this.plan.files);
+      steps.lap('convert');
+      await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
+      steps.lap('files');
       await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming });
-      this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state }, 'domain started');
+      steps.lap('qemu');
+      this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state, steps: steps.laps }, 'domain started');
       return domain.status;
     } catch (err) {
       const reason = err instanceof ConverterError ? err.reason : LAUNCHER_ERRORS.startFailed;

@@ -27,9 +27,9 @@ async function createFile(f: FileToCreate): Promise<void> {
   }
 }
 
-/** Creates every missing file (existing ones are kept: a second `sync` must not wipe a disk). */
+/** Creates every missing file, in parallel (existing ones are kept: a second `sync` must not wipe a disk). */
 export async function createDomainFiles(files: FileToCreate[]): Promise<void> {
-  for (const f of files) {
+  await Promise.all(files.map(async (f) => {
     if (!(await exists(f.path))) await createFile(f);
-  }
+  }));
 }
