@@ -58,6 +58,12 @@ function userInDenial(message: unknown): string | undefined {
   return typeof message === 'string' ? /User "([^"]*)"/.exec(message)?.[1] : undefined;
 }
 
+/** A token caller's user name (a SelfSubjectReview as that caller; an access review's answer does not name the user). */
+async function whoAmI(asKc: KubeConfig): Promise<string> {
+  const res = await postJson(asKc, '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }).catch(() => undefined);
+  return res?.json?.status?.userInfo?.username ?? 'unknown';
+}
+
 export interface Authorizer {
   /** Throws 401/403 as an ApiError when the caller may not. */
   check(caller: Caller, access: Access): Promise<void>;
@@ -83,10 +89,10 @@ export function createAuthorizer(kc: KubeConfig): Authorizer {
         throw internal(`unable to authorize the request: ${messageOf(err)}`);
       }
       if (res.status === 401) throw unauthorized('Unauthorized');
-      if (res.status === 403 && self) throw denied(userInDenial(res.json?.message) ?? 'unknown', access);
+      if (res.status === 403 && self) throw denied(userInDenial(res.json?.message) ?? await whoAmI(asKc), access);
       if (res.status >= 300) throw internal(`unable to authorize the request: ${res.json?.message ?? res.status}`);
       if (res.json?.status?.allowed) return;
-      throw denied(caller.kind === 'user' ? caller.username : userInDenial(res.json?.message) ?? 'unknown', access);
+      throw denied(caller.kind === 'user' ? caller.username : await whoAmI(asKc), access);
     },
   };
 }
