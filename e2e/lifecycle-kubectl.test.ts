@@ -131,10 +131,9 @@ describe.each([
   it('refuses the view-only user (403) and a caller without credentials (401)', async () => {
     const denied = await callAction({ ...ep(), token: c.viewer.token }, 'paths-anyone', 'start');
     expect(denied.status).toBe(403);
-    // a bearer token sent straight to virt-api is checked with a SelfSubjectAccessReview, whose answer does not name the user
     // through the API server it is the API server's own denial (kube's wording), directly it is virt-api's
-    const [named, who] = path === 'direct' ? ['virtualmachine.kubevirt.io', '[^"]+'] : ['virtualmachines.subresources.kubevirt.io', 'viewer'];
-    expect(denied.body.message).toMatch(new RegExp(`^${named} "paths-anyone" is forbidden: User "${who}" cannot update resource "virtualmachines/start" in API group "subresources.kubevirt.io" in the namespace "default"$`));
+    const named = path === 'direct' ? 'virtualmachine.kubevirt.io' : 'virtualmachines.subresources.kubevirt.io';
+    expect(denied.body.message).toMatch(new RegExp(`^${named} "paths-anyone" is forbidden: User "viewer" cannot update resource "virtualmachines/start" in API group "subresources.kubevirt.io" in the namespace "default"$`));
     const anonymous = await callRest({ ...ep(), token: 'not-a-token' }, 'PUT', '/apis/subresources.kubevirt.io/v1/namespaces/default/virtualmachines/paths-anyone/start', {});
     expect(anonymous.status).toBe(401);
   });
