@@ -32,9 +32,11 @@ export default defineConfig({
           include: ['**/*.integration.test.ts', 'e2e/**/*.test.ts'],
           exclude: ignored,
           testTimeout: 300_000,
-          hookTimeout: 180_000,
+          hookTimeout: 240_000,
           pool: 'forks',
           fileParallelism: false,
+          // rows of one table share a cluster and run concurrently (test.concurrent)
+          maxConcurrency: 16,
         },
       },
     ],
