@@ -8,6 +8,7 @@ import { Controller } from '../kube/controller';
 import { Informer } from '../kube/informer';
 import { messageOf } from '../kube/api-errors';
 import { collectionPath, PodResource } from '../kube/resources';
+import { defaultHostProbeFile, detectAccel } from '../virt-launcher/kvm-probe';
 import { readKvmProbe } from './kvm-probe-result';
 import { readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
@@ -68,6 +69,7 @@ export class Kubelet {
 
   async run(signal: AbortSignal): Promise<void> {
     this.manager.adoptFromDisk();
+    await this.probeAccelerator(); // before registering: a Ready node knows its accelerator and no launcher pays the probe
     await this.registerNode(signal);
     const poller = setInterval(() => this.manager.pollAdopted(), ADOPTED_POLL_MS);
     const loops = [this.pods.run(signal), this.controller.run(signal), this.status.run(signal)];
@@ -79,6 +81,19 @@ export class Kubelet {
     if (this.opts.stopPodsOnExit) {
       this.log.info('stopping all pods');
       await this.manager.stopAll(STOP_PODS_GRACE_MS);
+    }
+  }
+
+  /**
+   * The KVM probe at kubelet start rather than in the first launcher (server/virt-launcher/kvm-probe.ts:
+   * cached in the node dir and, for this boot, in the host's cache, so only a machine's first node waits).
+   */
+  private async probeAccelerator(): Promise<void> {
+    try {
+      const r = await detectAccel({ cacheDir: dataPaths(this.opts.dataDir).node(this.opts.nodeName), hostCacheFile: defaultHostProbeFile() });
+      this.log.info({ accel: r.accel, reason: r.reason }, 'accelerator known');
+    } catch (err) {
+      this.log.warn({ err: messageOf(err) }, 'KVM probe failed; launchers will probe');
     }
   }
 

@@ -24,6 +24,21 @@ describe('kvm probe', () => {
     await expect(detectAccel({ cacheDir, env: {} })).resolves.toMatchObject({ accel: 'kvm', reason: 'cached' });
   });
 
+  it.each([
+    ['this boot\'s host result is reused by a new node (and copied into its cache)', true],
+    ['a host result from an earlier boot is probed again', false],
+  ])('%s', async (_label, sameBoot) => {
+    const cacheDir = join(dir, `host-${sameBoot}`);
+    const hostCacheFile = join(dir, `host-${sameBoot}.json`);
+    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    // a result no probe here can produce, so reuse is visible
+    writeFileSync(hostCacheFile, JSON.stringify({ accel: 'kvm', kvm: true, reason: 'from the host cache', durationMs: 1, probedAt: 'x', bootId: sameBoot ? bootId : 'another-boot' }));
+    const result = await detectAccel({ cacheDir, hostCacheFile, env: {} });
+    expect(result.reason === 'from the host cache').toBe(sameBoot);
+    expect(JSON.parse(readFileSync(join(cacheDir, PROBE_FILE), 'utf8')).reason === 'from the host cache').toBe(sameBoot);
+    if (!sameBoot) expect(JSON.parse(readFileSync(hostCacheFile, 'utf8'))).toMatchObject({ accel: result.accel, bootId });
+  });
+
   // On the development machines /dev/kvm exists but guests hang; set KV_TEST_KVM_WORKS=1 where KVM is real.
   it('detects whether KVM really runs a guest and caches the answer', async () => {
     const cacheDir = join(dir, 'fresh');

@@ -2,12 +2,13 @@
  * Is KVM usable here? /dev/kvm existing is not enough (on some hosts guests hang once they
  * enter long mode), so this boots a 64 KiB firmware under `-accel kvm` that goes from real
  * mode to 64-bit long mode with paging and writes to isa-debug-exit; KVM counts only if QEMU
- * exits with that code within the time box. Cached per node; `KV_ACCEL=tcg|kvm` overrides.
+ * exits with that code within the time box. Cached per node, and per host boot for the kubelets
+ * (one probe per machine, not per test cluster); `KV_ACCEL=tcg|kvm` overrides.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { log } from '../log';
 
@@ -18,6 +19,8 @@ export interface ProbeResult { accel: Accel; kvm: boolean; reason: string; durat
 const logger = log.child({ component: 'kvm-probe' });
 export const KVM_DEVICE = '/dev/kvm';
 export const PROBE_FILE = 'kvm-probe.json';
+/** Changes on every boot: a host probe result is trusted only within the boot that produced it. */
+const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
 const DEFAULT_TIMEOUT_MS = 1500;
 const ROM_SIZE = 0x10000;
 /** isa-debug-exit: QEMU exits with (value << 1) | 1; the firmware writes 0x31. */
@@ -76,20 +79,47 @@ async function probe(timeoutMs: number): Promise<Omit<ProbeResult, 'probedAt'>> 
   return done('tcg', `a KVM guest did not reach long mode within ${timeoutMs} ms`);
 }
 
-/** KV_ACCEL override, else the cached result in `cacheDir/kvm-probe.json`, else a fresh probe (then cached). */
-export async function detectAccel(opts: { cacheDir?: string; timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<ProbeResult> {
+/** This machine's probe cache: the answer holds until the host reboots (every local node and test cluster shares it). */
+export function defaultHostProbeFile(): string {
+  return join(homedir(), '.cache', 'kubevirt-ts', PROBE_FILE);
+}
+
+async function readBootId(): Promise<string> {
+  return (await readFile(BOOT_ID_FILE, 'utf8').catch(() => '')).trim();
+}
+
+async function readCached(file: string | undefined, bootId?: string): Promise<ProbeResult | undefined> {
+  if (!file) return undefined;
+  const cached = await readFile(file, 'utf8').then((t) => JSON.parse(t) as ProbeResult & { bootId?: string }, () => undefined);
+  if (cached?.accel !== 'kvm' && cached?.accel !== 'tcg') return undefined;
+  return bootId === undefined || (bootId !== '' && cached.bootId === bootId) ? cached : undefined;
+}
+
+async function writeCache(file: string | undefined, result: object): Promise<void> {
+  if (!file) return;
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(result)}\n`);
+}
+
+/**
+ * KV_ACCEL override, else the node's cached result (`cacheDir/kvm-probe.json`), else the host's
+ * from this boot (`hostCacheFile`), else a fresh probe; the answer is cached in both.
+ */
+export async function detectAccel(opts: { cacheDir?: string; hostCacheFile?: string; timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<ProbeResult> {
   const forced = (opts.env ?? process.env).KV_ACCEL;
   if (forced === 'kvm' || forced === 'tcg') return { accel: forced, kvm: forced === 'kvm', reason: 'KV_ACCEL', durationMs: 0, probedAt: new Date().toISOString() };
   const cacheFile = opts.cacheDir ? join(opts.cacheDir, PROBE_FILE) : undefined;
-  if (cacheFile) {
-    const cached = await readFile(cacheFile, 'utf8').then((t) => JSON.parse(t) as ProbeResult, () => undefined);
-    if (cached?.accel === 'kvm' || cached?.accel === 'tcg') return cached;
+  const nodeCached = await readCached(cacheFile);
+  if (nodeCached) return nodeCached;
+  const bootId = await readBootId();
+  const hostCached = await readCached(opts.hostCacheFile, bootId);
+  if (hostCached) {
+    await writeCache(cacheFile, hostCached);
+    return hostCached;
   }
   const result = { ...(await probe(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS)), probedAt: new Date().toISOString() };
   logger.info(result, 'accelerator probed');
-  if (cacheFile) {
-    await mkdir(dirname(cacheFile), { recursive: true });
-    await writeFile(cacheFile, `${JSON.stringify(result)}\n`);
-  }
+  await writeCache(cacheFile, result);
+  if (bootId) await writeCache(opts.hostCacheFile, { ...result, bootId }).catch(() => undefined); // a read-only home only costs re-probing
   return result;
 }
