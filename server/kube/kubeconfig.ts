@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
+import { shareConnections } from './shared-agent';
 
 const IN_CLUSTER_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
@@ -15,7 +16,7 @@ export function loadKubeConfig(path?: string): KubeConfig {
   if (file) kc.loadFromFile(file);
   else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(IN_CLUSTER_TOKEN)) kc.loadFromCluster();
   else kc.loadFromDefault();
-  return allowPlainHttp(kc);
+  return shareConnections(allowPlainHttp(kc));
 }
 
 /** A KubeConfig for a server URL and bearer token (tests, `kv up` before the kubeconfig is written). */
@@ -27,7 +28,7 @@ export function makeKubeConfig(opts: { server: string; token?: string; caPem?: s
     contexts: [{ name: 'kv', cluster: 'kv', user: 'kv' }],
     currentContext: 'kv',
   });
-  return allowPlainHttp(kc);
+  return shareConnections(allowPlainHttp(kc));
 }
 
 function allowPlainHttp(kc: KubeConfig): KubeConfig {
