@@ -32,6 +32,30 @@ describe('WorkQueue', () => {
     expect(await q.get()).toBe('a');
   });
 
+  const drain = async (q: WorkQueue) => { const out: string[] = []; while (q.length > 0) { const k = (await q.get())!; out.push(k); q.done(k); } return out; };
+
+  it.each([
+    ['a new urgent key goes before the backlog', (q: WorkQueue) => q.addUrgent('u'), ['u', 'a', 'b', 'c']],
+    ['a waiting key moves to the front, once', (q: WorkQueue) => { q.addUrgent('c'); q.add('c'); }, ['c', 'a', 'b']],
+    ['urgent keys keep their own order', (q: WorkQueue) => { q.addUrgent('c'); q.addUrgent('b'); q.addUrgent('c'); }, ['c', 'b', 'a']],
+  ])('addUrgent: %s', async (_name, act, order) => {
+    const q = new WorkQueue();
+    ['a', 'b', 'c'].forEach((k) => q.add(k));
+    act(q);
+    expect(await drain(q)).toEqual(order);
+  });
+
+  it('addUrgent during processing re-queues the key at the front when it is done', async () => {
+    const q = new WorkQueue();
+    q.add('x');
+    const key = (await q.get())!;
+    ['a', 'b'].forEach((k) => q.add(k));
+    q.addUrgent('x');
+    expect(q.length).toBe(2); // not handed out again while processing
+    q.done(key);
+    expect(await drain(q)).toEqual(['x', 'a', 'b']);
+  });
+
   it('never runs the same key concurrently across workers', async () => {
     const q = new WorkQueue();
     let running = 0;

@@ -7,7 +7,10 @@ import { ItemExponentialRateLimiter } from './rate-limiter';
  * failures back off per key (`addRateLimited`, reset by `forget`).
  */
 export class WorkQueue {
+  /** Urgent keys (a user's action) are handed out before the rest, first come first served. */
+  private readonly front: string[] = [];
   private readonly queue: string[] = [];
+  private readonly urgentWhileProcessing = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly waiting = new Map<string, { due: number; timer: NodeJS.Timeout }>();
@@ -21,6 +24,26 @@ export class WorkQueue {
     this.dirty.add(key);
     if (this.processing.has(key)) return;
     this.push(key);
+  }
+
+  /**
+   * Add ahead of every non-urgent key (client-go has no priorities; KubeVirt waits behind the
+   * backlog). A key already waiting moves to the front; a key being processed goes to the front
+   * when it is done.
+   */
+  addUrgent(key: string): void {
+    if (this.shuttingDown || this.front.includes(key)) return;
+    if (this.processing.has(key)) {
+      this.dirty.add(key);
+      this.urgentWhileProcessing.add(key);
+      return;
+    }
+    if (this.dirty.has(key)) {
+      const at = this.queue.indexOf(key);
+      if (at >= 0) this.queue.splice(at, 1);
+    }
+    this.dirty.add(key);
+    this.push(key, true);
   }
 
   /** Add after `ms`; if the key is already waiting, the earlier due time wins. */
@@ -55,7 +78,7 @@ export class WorkQueue {
 
   /** The next key to process, marked as processing; undefined once the queue is shut down. */
   get(): Promise<string | undefined> {
-    if (this.queue.length > 0) return Promise.resolve(this.take());
+    if (this.length > 0) return Promise.resolve(this.take());
     if (this.shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.getters.push(resolve));
   }
@@ -63,11 +86,12 @@ export class WorkQueue {
   /** Mark a key's processing finished; re-queues it when it was added meanwhile. */
   done(key: string): void {
     this.processing.delete(key);
-    if (this.dirty.has(key) && !this.shuttingDown) this.push(key);
+    const urgent = this.urgentWhileProcessing.delete(key);
+    if (this.dirty.has(key) && !this.shuttingDown) this.push(key, urgent);
   }
 
   get length(): number {
-    return this.queue.length;
+    return this.front.length + this.queue.length;
   }
 
   isShuttingDown(): boolean {
@@ -80,22 +104,23 @@ export class WorkQueue {
     for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
     this.queue.length = 0;
+    this.front.length = 0;
     this.getters.splice(0).forEach((g) => g(undefined));
   }
 
-  private push(key: string): void {
+  private push(key: string, urgent = false): void {
     const getter = this.getters.shift();
     if (getter) {
       this.dirty.delete(key);
       this.processing.add(key);
       getter(key);
     } else {
-      this.queue.push(key);
+      (urgent ? this.front : this.queue).push(key);
     }
   }
 
   private take(): string {
-    const key = this.queue.shift()!;
+    const key = (this.front.length > 0 ? this.front.shift() : this.queue.shift())!;
     this.dirty.delete(key);
     this.processing.add(key);
     return key;
