@@ -8,6 +8,7 @@ import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
+import { startCpuProfile } from './cpu-profile';
 import { localImageCheck } from './local-images';
 import { EvacuationController } from './evacuation/evacuation-controller';
 import { MigrationController } from './migration/migration-controller';
@@ -59,6 +60,8 @@ export async function runControllerCommand(argv: string[]): Promise<void> {
   const stop = () => { ctlLog.info('stopping'); abort.abort(); };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  const writeProfile = await startCpuProfile();
   await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'] }, abort.signal);
+  await writeProfile();
   ctlLog.info('stopped');
 }
