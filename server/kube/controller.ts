@@ -46,6 +46,11 @@ export class Controller {
     this.queue.add(typeof objOrKey === 'string' ? objOrKey : keyOf(objOrKey));
   }
 
+  /** Enqueue ahead of the backlog: the object carries a user's action (see WorkQueue.addUrgent). */
+  enqueueUrgent(objOrKey: KubernetesObject | string): void {
+    this.queue.addUrgent(typeof objOrKey === 'string' ? objOrKey : keyOf(objOrKey));
+  }
+
   enqueueAfter(key: string, ms: number): void {
     this.queue.addAfter(key, ms);
   }

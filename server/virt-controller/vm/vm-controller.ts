@@ -18,6 +18,7 @@ import { isRestartRequired } from './restart-required';
 import { RevisionStore } from './revisions';
 import { backoffSettingsFromEnv, type BackoffSettings } from './start-failure';
 import { syncVM, withStartAppended } from './sync-vm';
+import { isUrgentVMIUpdate, isUrgentVMUpdate } from './urgent-change';
 import { setFinalizer, writeVMStatusIfChanged } from './write-vm';
 
 export interface VMControllerOptions {
@@ -26,6 +27,9 @@ export interface VMControllerOptions {
   backoff?: BackoffSettings;
   workers?: number;
 }
+
+/** Workers syncing VMs in parallel: a sync mostly waits on API writes (finalizer, status, VMI create). */
+const DEFAULT_WORKERS = 8;
 
 export class VMController {
   readonly vms: Informer<any>;
@@ -41,15 +45,16 @@ export class VMController {
     this.revisions = new RevisionStore(kc.makeApiClient(AppsV1Api));
     this.vms = new Informer({ kc, path: collectionPath(VirtualMachineResource) });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
-    this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis], workers: opts.workers ?? DEFAULT_WORKERS });
     this.vms.on({
       ...this.controller.enqueueHandlers(),
+      update: (old, vm) => (isUrgentVMUpdate(old, vm) ? this.controller.enqueueUrgent(vm) : this.controller.enqueue(vm)),
       delete: (vm) => { this.expectations.deleteExpectations(keyOf(vm)); this.controller.enqueue(vm); },
     });
     this.vmis.on({
-      add: (vmi) => this.onVMI(vmi, (key) => this.expectations.creationObserved(key)),
-      update: (_old, vmi) => this.onVMI(vmi, vmi.metadata?.deletionTimestamp ? (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid) : undefined),
-      delete: (vmi) => this.onVMI(vmi, (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid)),
+      add: (vmi) => this.onVMI(vmi, true, (key) => this.expectations.creationObserved(key)),
+      update: (old, vmi) => this.onVMI(vmi, isUrgentVMIUpdate(old, vmi), vmi.metadata?.deletionTimestamp ? (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid) : undefined),
+      delete: (vmi) => this.onVMI(vmi, true, (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid)),
     });
   }
 
@@ -57,11 +62,13 @@ export class VMController {
     await Promise.all([this.vms.run(signal), this.vmis.run(signal), this.controller.run(signal)]);
   }
 
-  private onVMI(vmi: VirtualMachineInstance, observe?: (key: string) => void): void {
+  /** A VMI created, deleted or changing phase is the visible next step of a user's start/stop: urgent. */
+  private onVMI(vmi: VirtualMachineInstance, urgent: boolean, observe?: (key: string) => void): void {
     const key = controllerOwnerKey(vmi as any, VM_KIND);
     if (!key) return;
     observe?.(key);
-    this.controller.enqueue(key);
+    if (urgent) this.controller.enqueueUrgent(key);
+    else this.controller.enqueue(key);
   }
 
   /** The VMI this VM controls (same name, controller owner reference with the VM's UID). */
