@@ -33,6 +33,19 @@ describe('shareConnections', () => {
     expect(connections).toBeLessThanOrEqual(parallel);
   });
 
+  it('a connection the server closed while idle is replaced, not reused', async () => {
+    server.keepAliveTimeout = 50;
+    let closed = 0;
+    server.on('connection', (sock) => sock.on('close', () => { closed++; }));
+    const core = makeKubeConfig({ server: url, token: 't' }).makeApiClient(CoreV1Api);
+    await core.listNamespace();
+    const end = Date.now() + 2000;
+    while (closed < 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(closed).toBe(1);
+    await expect(core.listNamespace()).resolves.toMatchObject({ kind: 'NamespaceList' });
+    expect(connections).toBe(2);
+  });
+
   it('is what makes the difference: a plain KubeConfig opens a connection per call', async () => {
     const kc = new KubeConfig();
     kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
