@@ -1,8 +1,9 @@
 /**
  * VMI start latency on a whole embedded cluster (`kv up`, 2 nodes, real QEMU under TCG, demo image):
  * creates N VMIs at R per second and prints p50/p95 of create → phase Running and create → the
- * guest's login prompt on the serial console (read through virt-handler). For reference it also
- * times one raw QEMU boot of the same image to its login prompt, without any of our machinery.
+ * guest's login prompt on the serial console (read through virt-handler), and where the time went
+ * (bench/vmi-start-stages.ts). For reference it first times raw QEMU boots of the same image to
+ * its login prompt (median of 3), without any of our machinery, on the same machine.
  * Usage: node --import tsx bench/vmi-start-bench.ts [count=20] [perSecond=10] [memory=128Mi]
  */
 import { spawn } from 'node:child_process';
@@ -13,16 +14,35 @@ import { resolveImage } from '../server/images/image-store';
 import { makeKubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
 import { ANNOTATION_HANDLER_ENDPOINT } from '../server/virt-handler/constants';
-import { handlerAccess, openStream, waitForSerial } from '../server/virt-handler/testing/stack-helpers';
+import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
+import type { WebSocket } from 'ws';
+import { StageRecorder } from './vmi-start-stages';
 
 const COUNT = Number(process.argv[2] ?? 20);
 const RATE = Number(process.argv[3] ?? 10);
 const MEMORY = process.argv[4] ?? '128Mi';
 const NS = 'default';
 const TIMEOUT_MS = 300_000;
+/** Both login measurements press Enter this often (a prompt printed before we listened is printed again). */
+const POKE_MS = 300;
+const RAW_BOOTS = 3;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const line = (label: string, xs: number[]) => console.log(`${label.padEnd(26)} n=${xs.length}  p50 ${pct(xs, 0.5)?.toFixed(0)} ms  p95 ${pct(xs, 0.95)?.toFixed(0)} ms  max ${Math.max(...xs).toFixed(0)} ms`);
+
+/** Pokes the serial console like rawBootMs does; resolves ms after `createdAt` at the moment `login:` arrives. */
+function waitForLogin(ws: WebSocket, createdAt: number): Promise<number> {
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { clearInterval(poke); reject(new Error('no login prompt')); }, TIMEOUT_MS);
+    const poke = setInterval(() => ws.send(Buffer.from('\r')), POKE_MS);
+    ws.send(Buffer.from('\r'));
+    ws.on('message', (d: Buffer) => {
+      out = (out + d.toString('latin1')).slice(-64);
+      if (out.includes('login:')) { clearTimeout(timer); clearInterval(poke); resolve(performance.now() - createdAt); }
+    });
+  });
+}
 
 /** One QEMU boot of the demo image straight to its login prompt (the floor for create → login). */
 function rawBootMs(imagesDir: string): Promise<number> {
@@ -33,7 +53,7 @@ function rawBootMs(imagesDir: string): Promise<number> {
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { qemu.kill('SIGKILL'); reject(new Error('raw boot timed out')); }, 60_000);
-    const poke = setInterval(() => qemu.stdin.write('\r'), 300);
+    const poke = setInterval(() => qemu.stdin.write('\r'), POKE_MS);
     qemu.stdout.on('data', (d) => {
       out += d;
       if (out.includes('login:')) { clearTimeout(timer); clearInterval(poke); qemu.kill('SIGKILL'); resolve(performance.now() - t0); }
@@ -42,20 +62,24 @@ function rawBootMs(imagesDir: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  process.env.KV_LOG_LEVEL ??= 'info'; // the launchers' `domain started` line carries their step durations
   const cluster = await startCluster({ nodes: 2, console: false, timeoutMs: 180_000 });
   try {
     const kc = makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca });
     const k = makeKubeClients(kc);
+    const raws: number[] = []; // before any VMI, so no guest of ours competes with it
+    for (let i = 0; i < RAW_BOOTS; i++) raws.push(await rawBootMs(dataPaths(cluster.dataDir).images));
     const created = new Map<string, number>();
     const running = new Map<string, number>();
     const login = new Map<string, number>();
     const logins: Promise<void>[] = [];
+    const stages = new StageRecorder(kc, NS);
+    await stages.start();
     const watchLogin = async (name: string, node: string) => {
       const n = await k.core.readNode({ name: node });
       const h = handlerAccess(cluster.dataDir, node, n.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]);
       const ws = await openStream(h, NS, name, 'console');
-      await waitForSerial(ws, 'login:', TIMEOUT_MS);
-      login.set(name, performance.now() - created.get(name)!);
+      login.set(name, await waitForLogin(ws, created.get(name)!));
       ws.close();
     };
     const watch = await new Watch(kc).watch(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances`, {}, (_type, vmi: any) => {
@@ -65,24 +89,31 @@ async function main(): Promise<void> {
         logins.push(watchLogin(name, vmi.status.nodeName).catch((err) => console.error(`${name}: ${err.message}`)));
       }
     }, () => undefined);
+    const creates: Promise<unknown>[] = [];
+    const t0 = performance.now();
     for (let i = 0; i < COUNT; i++) {
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + (i * 1000) / RATE - performance.now()))); // a steady rate, however long a create takes
       const name = `bench-${i}`;
       created.set(name, performance.now());
-      await k.vmis.create(NS, {
+      stages.created(name);
+      creates.push(k.vmis.create(NS, {
         apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: NS },
         spec: { terminationGracePeriodSeconds: 0, domain: { memory: { guest: MEMORY }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
-      } as any);
-      await new Promise((r) => setTimeout(r, 1000 / RATE));
+      } as any));
     }
+    await Promise.all(creates);
     const deadline = Date.now() + TIMEOUT_MS;
     while ((running.size < COUNT || logins.length < COUNT) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await Promise.all(logins);
     watch.abort();
+    stages.stop();
+    stages.readLauncherLogs(cluster.dataDir);
     console.log(`VMI start, ${COUNT} VMIs created at ${RATE}/s, guest ${MEMORY}, 2 nodes, TCG`);
     line('create → Running', [...running.values()]);
     line('create → login prompt', [...login.values()]);
-    const raw = await rawBootMs(dataPaths(cluster.dataDir).images);
-    console.log(`${'raw QEMU boot → login'.padEnd(26)} ${raw.toFixed(0)} ms (one guest, idle machine)`);
+    console.log('stages (ms after create):');
+    for (const row of stages.summary(pct)) console.log(row);
+    line('raw QEMU boot → login', raws);
   } finally {
     await cluster.stop();
   }
