@@ -10,6 +10,9 @@ import type { MigrationInfo } from './protocol';
 import type { QmpEvent } from './qmp-client';
 
 export const MIGRATION_POLL_MS = 500;
+/** QEMU announces `completed` a moment before it fills in total-time and downtime: ask again this soon. */
+const FIGURES_RETRY_MS = 10;
+const FIGURES_RETRIES = 20;
 const MIGRATION_EVENT = 'MIGRATION';
 
 export interface MigrationMonitor { stop(): void }
@@ -19,6 +22,7 @@ export function monitorMigration(d: Domain, onInfo: (info: MigrationInfo) => Pro
   let stopped = false;
   let busy = false;
   let again = false;
+  let figureRetries = 0;
   const stop = () => {
     stopped = true;
     clearInterval(timer);
@@ -31,6 +35,11 @@ export function monitorMigration(d: Domain, onInfo: (info: MigrationInfo) => Pro
     try {
       const info = await queryMigration(qmp);
       if (stopped) return;
+      if (info.status === 'completed' && !info.totalTimeMs && figureRetries++ < FIGURES_RETRIES) {
+        busy = false;
+        setTimeout(() => void check(), FIGURES_RETRY_MS);
+        return;
+      }
       if (FINAL_MIGRATION_STATES.has(info.status)) stop();
       await onInfo(info);
     } catch { /* the next tick or event tries again; the domain's exit stops us */ }
