@@ -82,7 +82,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
-    say(`kv up: ${opts.nodes} node(s) Ready`);
+    say(`kv up: ${opts.nodes} node(s) Ready, each with its virt-handler`);
     let consoleUrl = '(console disabled)';
     if (p.console) {
       launch(p.console);

@@ -56,11 +56,17 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
   }
 }
 
-/** Names of Nodes whose Ready condition is True. */
+const HANDLER_ENDPOINT_ANNOTATION = 'kubevirt.io/handler-endpoint';
+
+/**
+ * Names of Nodes that can run guests: Ready (the kubelet reports) and advertising their
+ * virt-handler's endpoint (the handler is up and can serve consoles).
+ */
 export async function readyNodes(access: ApiAccess): Promise<string[]> {
   const { status, body } = await apiGet(access, '/api/v1/nodes');
   if (status !== 200) return [];
   return (body.items ?? [])
     .filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'))
+    .filter((n: any) => !!n.metadata?.annotations?.[HANDLER_ENDPOINT_ANNOTATION])
     .map((n: any) => n.metadata.name);
 }
