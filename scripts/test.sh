@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 echo "== typecheck"
 npx tsc --noEmit -p .
+echo "== lint (module boundaries, complexity budget)"
+npx eslint --quiet .
 echo "== unit tests"
 npx vitest run --project unit
 echo "== integration tests (whole clusters, real QEMU guests)"

@@ -30,7 +30,7 @@ export function useResourceList<T extends KubeObject>(path: string | undefined, 
       else if (m.kind === 'event') qc.setQueryData<ObjectList>(key, (old) => (old ? applyWatchEvent(old, m.event) : old));
       else setError({ code: m.code, message: m.message });
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // the subscription depends on the resource identity (id) only; key and opts are derived from it
   }, [id]);
   const { data } = useQuery<ObjectList<T>>({ queryKey: key, enabled: false, staleTime: Infinity, gcTime: 5 * 60_000 });
   return { items: (data?.items as T[]) ?? EMPTY, loaded: !!data, error };

@@ -63,7 +63,7 @@ export async function startLifecycleCluster(opts: { nodes: number }): Promise<Li
   } catch (err) {
     api.child.kill('SIGKILL');
     await cluster.stop();
-    throw new Error(`${(err as Error).message}\n${api.output()}`);
+    throw new Error(`${(err as Error).message}\n${api.output()}`, { cause: err });
   }
   const stop = async () => {
     if (api.child.exitCode === null) {

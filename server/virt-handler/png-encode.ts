@@ -35,10 +35,9 @@ export function encodePNG(img: RgbImage): Buffer {
 /** Reads a binary PPM: `P6`, width, height, maxval (≤ 255), each separated by whitespace (comments allowed), then RGB bytes. */
 export function decodePPM(buf: Buffer): RgbImage {
   const fields: number[] = [];
-  let i = 0;
   let token = '';
   if (buf.toString('ascii', 0, 2) !== 'P6') throw new Error('not a binary PPM (P6)');
-  i = 2;
+  let i = 2;
   while (fields.length < 3 && i < buf.length) {
     const ch = String.fromCharCode(buf[i++]);
     if (ch === '#') { while (i < buf.length && buf[i] !== 0x0a) i++; continue; }
