@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Quick start, command 2: every test. Type-check, unit and integration tests (vitest, real API
-# server and real QEMU), then the browser journey (Playwright with Debian's chromium).
+# Quick start, command 2: every test. Type-check and lint, unit tests, integration tests (whole
+# `kv up` clusters with real QEMU guests), then the browser journey (Playwright, Debian's chromium).
+# Ends with one line: "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+reports=.test-reports
+rm -rf "$reports" && mkdir -p "$reports"
+
 echo "== typecheck"
 npx tsc --noEmit -p .
 echo "== lint (module boundaries, complexity budget)"
 npx eslint --quiet .
 echo "== unit tests"
-npx vitest run --project unit
+npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$reports/unit.json"
 echo "== integration tests (whole clusters, real QEMU guests)"
-npx vitest run --project integration
-if [ -d e2e ] && ls e2e/*.spec.ts >/dev/null 2>&1; then
-  echo "== e2e"
-  [ -d .next ] || npx next build
-  npx playwright test
-fi
+npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$reports/integration.json"
+echo "== browser e2e"
+[ -d .next ] || npx next build
+PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/e2e.json" npx playwright test --reporter=list,json
+node scripts/test-summary.mjs "$reports"
