@@ -19,6 +19,8 @@ if ((${#missing[@]})); then
 fi
 
 echo "setup: npm install"
+# native addons (better-sqlite3) build against the system's Node headers: no header download needed
+if [ -f /usr/include/node/node.h ] && [ -z "${npm_config_nodedir:-}" ]; then export npm_config_nodedir=/usr; fi
 npm install --no-fund --no-audit --loglevel=error
 
 echo "setup: kv bundle (launcher Pods start without transpiling)"
