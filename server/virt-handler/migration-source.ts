@@ -11,13 +11,22 @@ import { log } from '../log';
 import type { LauncherClient, MigrationInfo } from '../virt-launcher/protocol';
 import { patchMigrationState, writeProgress } from './migration-patch';
 import { checkMigrationTimeouts, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
-import type { MigrationDeps } from './migration-target';
+import { BLOCK_MIGRATION_PORT, DIRECT_MIGRATION_PORT, type MigrationDeps } from './migration-target';
+import { MIRROR_READY_TIMEOUT_MS } from '../virt-launcher/disk-mirror';
 import { podDirOf, podUIDOnNode, readTermination } from './pod-dir';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 const PROGRESS_EVERY_MS = 500;
 const CANCELED = 'Migration failed due to being canceled';
 const MIGRATED_REASON = 'Migrated';
+/** `migrate` returns once the disks are copied (when there are some) and the memory stream started. */
+const MIGRATE_REQUEST_TIMEOUT_MS = MIRROR_READY_TIMEOUT_MS + 10_000;
+
+/** The target's port for a role (targetDirectMigrationNodePorts maps port → role, as KubeVirt). */
+function portFor(state: VMIMigrationState, role: number): number | undefined {
+  const entry = Object.entries(state.targetDirectMigrationNodePorts ?? {}).find(([, r]) => r === role);
+  return entry ? Number(entry[0]) : undefined;
+}
 
 interface Monitor {
   uid: string;
@@ -72,11 +81,12 @@ export class MigrationSource {
   }
 
   private async start(key: string, vmi: VirtualMachineInstance, state: VMIMigrationState, client: LauncherClient): Promise<void> {
-    const port = Number(Object.keys(state.targetDirectMigrationNodePorts ?? {})[0]);
+    const port = portFor(state, DIRECT_MIGRATION_PORT) ?? NaN;
+    const nbdPort = portFor(state, BLOCK_MIGRATION_PORT);
     const config = state.migrationConfiguration as ResolvedConfig | undefined;
     const m = this.attach(key, vmi, state, client);
     try {
-      await client.request('migrate', { host: state.targetNodeAddress!, port, params: toMigrationParams(config) });
+      await client.request('migrate', { host: state.targetNodeAddress!, port, nbdPort, params: toMigrationParams(config) }, { timeoutMs: MIGRATE_REQUEST_TIMEOUT_MS });
     } catch (err) {
       m.final = { status: 'failed', errorDesc: (err as Error).message };
     }

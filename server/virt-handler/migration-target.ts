@@ -5,7 +5,8 @@
  * over (status.nodeName, targetNodeDomainDetected/ReadyTimestamp, evacuationNodeName cleared).
  *
  * Node-local disks: the target launcher recreates the containerDisk overlays (fresh, over the
- * same base image) and the cloud-init media (same content) exactly as the source did at boot.
+ * same base image), the emptyDisks and the cloud-init media exactly as the source did at boot, and
+ * serves the writable ones over NBD; the source copies what the guest wrote there before switching.
  */
 import type { VirtualMachineInstance, VMIMigrationState } from '../../lib/kubevirt';
 import type { JsonPatchOperation } from '../kube/clients';
@@ -23,6 +24,9 @@ export interface MigrationDeps {
 }
 
 const PREPARE_TIMEOUT_MS = 30_000;
+/** targetDirectMigrationNodePorts values, as KubeVirt's: 0 = the memory/state stream, 49153 = the block migration (disks) port. */
+export const DIRECT_MIGRATION_PORT = 0;
+export const BLOCK_MIGRATION_PORT = 49153;
 /** Poll while the target launcher is not up / the guest not resumed yet. */
 export const TARGET_POLL_MS = 100;
 
@@ -36,9 +40,11 @@ export async function syncMigrationTarget(d: MigrationDeps, key: string, vmi: Vi
   if (!isLauncherReady(podDir)) return TARGET_POLL_MS;
   const client = d.connections.get(podDir, key).client;
   if (!state.targetNodeAddress) {
-    const { host, port } = await client.request('prepareIncoming', { vmi: vmi as never }, { timeoutMs: PREPARE_TIMEOUT_MS });
-    await patchMigrationState(d.clients, vmi, { targetNodeAddress: host, targetDirectMigrationNodePorts: { [String(port)]: 0 } });
-    void d.recorder.record(vmi as never, EventTypeNormal, 'PreparingTarget', `Migration Target is listening at ${host}, on ports: ${port}`);
+    const { host, port, nbdPort } = await client.request('prepareIncoming', { vmi: vmi as never }, { timeoutMs: PREPARE_TIMEOUT_MS });
+    const ports: Record<string, number> = { [String(port)]: DIRECT_MIGRATION_PORT };
+    if (nbdPort) ports[String(nbdPort)] = BLOCK_MIGRATION_PORT;
+    await patchMigrationState(d.clients, vmi, { targetNodeAddress: host, targetDirectMigrationNodePorts: ports });
+    void d.recorder.record(vmi as never, EventTypeNormal, 'PreparingTarget', `Migration Target is listening at ${host}, on ports: ${Object.keys(ports).join(',')}`);
     return undefined;
   }
   if (!state.completed) return undefined;

@@ -29,13 +29,17 @@ export async function startIncoming(qmp: QmpClient, opts: { allowPostCopy?: bool
   return { host: MIGRATION_LISTEN_HOST, port };
 }
 
-export async function startOutgoing(qmp: QmpClient, opts: { host: string; port: number; params?: MigrationParams }): Promise<void> {
+/** Migration state where the source waits (vCPUs stopped) for `migrate-continue` (capability pause-before-switchover). */
+export const PRE_SWITCHOVER = 'pre-switchover';
+
+export async function startOutgoing(qmp: QmpClient, opts: { host: string; port: number; params?: MigrationParams; pauseBeforeSwitchover?: boolean }): Promise<void> {
   const p = opts.params ?? {};
   await qmp.execute('migrate-set-capabilities', {
     capabilities: [
       { capability: 'events', state: true },
       { capability: 'auto-converge', state: p.allowAutoConverge === true },
       { capability: 'postcopy-ram', state: p.allowPostCopy === true },
+      { capability: 'pause-before-switchover', state: opts.pauseBeforeSwitchover === true },
     ],
   });
   const parameters: Record<string, number> = {};

@@ -11,9 +11,10 @@ import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutp
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './cloud-init';
-import { findFreePort, FINAL_MIGRATION_STATES, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './domain-migration';
+import { findFreePort, FINAL_MIGRATION_STATES, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './domain-migration';
 import { collectDomainStats } from './domain-stats';
 import { queryGuestInfo, rebootViaAgent } from './guest-agent';
+import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './disk-mirror';
 import { monitorMigration, type MigrationMonitor } from './migration-monitor';
 import { StepTimer } from './step-timer';
 
@@ -112,14 +113,22 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     }
   }
 
-  private async prepareIncoming(vmi: LauncherVMI | undefined, allowPostCopy: boolean): Promise<{ host: string; port: number }> {
+  private async prepareIncoming(vmi: LauncherVMI | undefined, allowPostCopy: boolean): Promise<{ host: string; port: number; nbdPort?: number }> {
     await this.ensureDomain(vmi, true);
     const d = this.requireDomain();
+    const qmp = d.requireQmp();
+    const disks = await listWritableDisks(qmp);
     d.on('qmpEvent', (e) => {
       if (e.event !== 'MIGRATION' || e.data?.status !== 'completed') return;
-      void d.requireQmp().execute('cont').catch(() => undefined); // started with -S: continue once the state is in
+      // started with -S: continue once the state is in (the source finished the disk copies before switching over)
+      void qmp.execute('cont').catch(() => undefined).then(() => disks.length ? unexportDisks(qmp, disks) : undefined);
     });
-    return startIncoming(d.requireQmp(), { allowPostCopy });
+    let nbdPort: number | undefined;
+    if (disks.length) {
+      nbdPort = await findFreePort(MIGRATION_LISTEN_HOST);
+      await exportDisks(qmp, MIGRATION_LISTEN_HOST, nbdPort, disks);
+    }
+    return { ...(await startIncoming(qmp, { allowPostCopy })), nbdPort };
   }
 
   private async migrate(a: CommandArgs<'migrate'>): Promise<MigrationInfo> {
@@ -128,20 +137,37 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     if (!a?.host || !Number.isInteger(a.port)) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'migrate needs host and port');
     const before = d.status.state;
     d.setState('migrating', undefined);
+    let mirror: DiskMirror | undefined;
     try {
-      await startOutgoing(qmp, a);
+      const disks = a.nbdPort ? await listWritableDisks(qmp) : [];
+      if (disks.length) mirror = await startDiskMirror(qmp, d, a.host, a.nbdPort!, disks);
+      await startOutgoing(qmp, { ...a, pauseBeforeSwitchover: mirror !== undefined });
     } catch (err) {
+      await mirror?.abort();
       d.setState(before, undefined);
       throw new CommandError(LAUNCHER_ERRORS.migration, (err as Error).message);
     }
     let postcopy = false;
+    let switching = false;
     this.migrationMonitor = monitorMigration(d, async (info) => {
       this.emit('event', { event: 'migration', info });
       if (!postcopy && shouldStartPostcopy(info, a.params)) { postcopy = true; await qmp.execute('migrate-start-postcopy').catch(() => undefined); }
+      if (mirror && !switching && info.status === PRE_SWITCHOVER) { switching = true; await this.switchOver(qmp, mirror); }
       if (!FINAL_MIGRATION_STATES.has(info.status)) return;
-      if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else d.setState(before, undefined);
-    });
+      if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else { await mirror?.abort(); d.setState(before, undefined); }
+    }, mirror ? [PRE_SWITCHOVER] : []);
     return queryMigration(qmp);
+  }
+
+  /** Source paused before the last device state goes: finish the disk copies, then let it switch over. */
+  private async switchOver(qmp: ReturnType<Domain['requireQmp']>, mirror: DiskMirror): Promise<void> {
+    try {
+      await mirror.complete();
+      await qmp.execute('migrate-continue', { state: PRE_SWITCHOVER });
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'disk copy did not complete: cancelling the migration');
+      await qmp.execute('migrate_cancel').catch(() => undefined);
+    }
   }
 
   private async softReboot(): Promise<{ method: 'guest-agent' | 'acpi' }> {

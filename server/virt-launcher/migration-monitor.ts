@@ -17,7 +17,8 @@ const MIGRATION_EVENT = 'MIGRATION';
 
 export interface MigrationMonitor { stop(): void }
 
-export function monitorMigration(d: Domain, onInfo: (info: MigrationInfo) => Promise<void>): MigrationMonitor {
+/** `wakeOn`: further MIGRATION event states to look at at once (besides the final ones). */
+export function monitorMigration(d: Domain, onInfo: (info: MigrationInfo) => Promise<void>, wakeOn: string[] = []): MigrationMonitor {
   const qmp = d.requireQmp();
   let stopped = false;
   let busy = false;
@@ -47,7 +48,8 @@ export function monitorMigration(d: Domain, onInfo: (info: MigrationInfo) => Pro
     if (again) { again = false; void check(); }
   };
   const onEvent = (e: QmpEvent) => {
-    if (e.event === MIGRATION_EVENT && FINAL_MIGRATION_STATES.has(String(e.data?.status))) void check();
+    const status = String(e.data?.status);
+    if (e.event === MIGRATION_EVENT && (FINAL_MIGRATION_STATES.has(status) || wakeOn.includes(status))) void check();
   };
   d.on('qmpEvent', onEvent);
   const timer = setInterval(() => void check(), MIGRATION_POLL_MS);

@@ -135,9 +135,11 @@ export interface Commands {
   /** PPM or PNG written into the pod dir. */
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];
   /** target side: start QEMU with `-incoming defer`, then migrate-incoming on a free loopback port. */
-  prepareIncoming: [{ vmi: LauncherVMI; allowPostCopy?: boolean }, { port: number; host: string }];
+  /** `nbdPort`: where the target serves its writable node-local disks (NBD) for the source to copy them to. */
+  prepareIncoming: [{ vmi: LauncherVMI; allowPostCopy?: boolean }, { port: number; host: string; nbdPort?: number }];
   /** source side: starts the migration and returns at once; follow `migration` events or `migrationStatus`. */
-  migrate: [{ host: string; port: number; params?: MigrationParams }, MigrationInfo];
+  /** with `nbdPort` the writable node-local disks are copied to the target first (see disk-mirror.ts). */
+  migrate: [{ host: string; port: number; nbdPort?: number; params?: MigrationParams }, MigrationInfo];
   migrationStatus: [undefined, MigrationInfo];
   migrateCancel: [undefined, MigrationInfo];
 }
