@@ -10,6 +10,20 @@ export function findCondition(obj: WithConditions | undefined, type: string): Co
   return obj?.status?.conditions?.find((c) => c.type === type);
 }
 
+/** A condition list with `next` set, keeping lastTransitionTime while the status does not change; the same list when nothing changed. */
+export function setCondition(conds: Condition[] | undefined, next: Omit<Condition, 'lastTransitionTime' | 'lastProbeTime'>, now: Date): Condition[] {
+  const list = conds ?? [];
+  const old = list.find((c) => c.type === next.type);
+  const lastTransitionTime = old && old.status === next.status ? old.lastTransitionTime : now.toISOString();
+  const merged: Condition = { ...next, lastProbeTime: null, lastTransitionTime };
+  if (old && old.status === merged.status && old.reason === merged.reason && old.message === merged.message) return list;
+  return old ? list.map((c) => (c.type === next.type ? merged : c)) : [...list, merged];
+}
+
+export function removeCondition(conds: Condition[] | undefined, type: string): Condition[] {
+  return (conds ?? []).filter((c) => c.type !== type);
+}
+
 export function hasCondition(
   obj: WithConditions | undefined,
   type: string,

@@ -8,7 +8,7 @@ import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineI
 import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
 import { Condition, Phase, Reason } from './constants';
 import { computeLiveMigratable } from './live-migratable';
-import { removeCondition, setCondition } from './conditions';
+import { removeCondition, setCondition } from '../../lib/kubevirt/conditions';
 import { computeInterfaces, computeGuestOSInfo } from './guest-status';
 
 export interface Observed {

@@ -8,7 +8,7 @@
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { Condition, Phase, Reason } from './constants';
-import { removeCondition, setCondition } from './conditions';
+import { removeCondition, setCondition } from '../../../lib/kubevirt/conditions';
 import { currentLauncherPod, describePodDown, isPodDown, isPodReadyForHandover, isPodTerminating, podCondition } from './pod-state';
 import type { Condition as VMICondition, VirtualMachineInstance, VMIPhase } from '../../../lib/kubevirt';
 
