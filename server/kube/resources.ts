@@ -1,26 +1,14 @@
-/** One descriptor per kind we talk to (group '' is the core group), used for client calls and watch paths. */
-export interface ResourceDescriptor {
-  group: string;
-  version: string;
-  plural: string;
-  kind: string;
-  namespaced: boolean;
-}
+/**
+ * Descriptors of the kinds the components talk to. The KubeVirt kinds and the path rules are
+ * lib/kubevirt's (one definition for browser and server); the core kinds are added here.
+ */
+import { resourcePath, type ResourceDescriptor } from '../../lib/kubevirt/resources';
 
-export const KUBEVIRT_GROUP = 'kubevirt.io';
-export const KUBEVIRT_VERSION = 'v1';
-
-const kubevirt = (plural: string, kind: string): ResourceDescriptor => ({
-  group: KUBEVIRT_GROUP,
-  version: KUBEVIRT_VERSION,
-  plural,
-  kind,
-  namespaced: true,
-});
-
-export const VirtualMachineResource = kubevirt('virtualmachines', 'VirtualMachine');
-export const VirtualMachineInstanceResource = kubevirt('virtualmachineinstances', 'VirtualMachineInstance');
-export const VirtualMachineInstanceMigrationResource = kubevirt('virtualmachineinstancemigrations', 'VirtualMachineInstanceMigration');
+export type { ResourceDescriptor };
+export {
+  KUBEVIRT_GROUP, KUBEVIRT_VERSION,
+  VirtualMachineResource, VirtualMachineInstanceResource, VirtualMachineInstanceMigrationResource,
+} from '../../lib/kubevirt/resources';
 
 export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
@@ -29,9 +17,7 @@ export const LeaseResource: ResourceDescriptor = { group: 'coordination.k8s.io',
 
 /** The REST path of a collection: all namespaces when `namespace` is omitted (for list and watch). */
 export function collectionPath(res: ResourceDescriptor, namespace?: string): string {
-  const prefix = res.group === '' ? `/api/${res.version}` : `/apis/${res.group}/${res.version}`;
-  const ns = res.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `${prefix}${ns}/${res.plural}`;
+  return resourcePath(res, { namespace });
 }
 
 /** `namespace/name` for namespaced objects, `name` for cluster-scoped ones (client-go's MetaNamespaceKeyFunc). */
