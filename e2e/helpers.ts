@@ -43,3 +43,56 @@ export async function signInAsViewer(browser: Browser): Promise<Page> {
   await page.waitForURL(`${process.env.KV_E2E_CONSOLE_URL}/`);
   return page;
 }
+
+/** Visible text on the page whose contrast with its background is below WCAG AA (4.5:1, 3:1 for large text). */
+export async function lowContrastText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const rgba = (css: string): number[] => { // any CSS colour (lab, oklch, …) → sRGB 0-255 and alpha 0-1
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      return a ? [r * 255 / a, g * 255 / a, b * 255 / a, a / 255] : [0, 0, 0, 0];
+    };
+    const lum = ([r, g, b]: number[]) => {
+      const f = (c: number) => { const v = c / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const background = (el: Element | null): number[] => {
+      const layers: number[][] = [];
+      for (let e = el; e; e = e.parentElement) {
+        const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) layers.push(c);
+        if (c[3] >= 1) break;
+      }
+      let out = document.documentElement.classList.contains('dark') ? [2, 6, 23] : [255, 255, 255];
+      for (const c of layers.reverse()) out = out.map((v, i) => c[i] * c[3] + v * (1 - c[3]));
+      return out;
+    };
+    const bad: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      const text = n.textContent?.trim();
+      if (!el || !text || el.closest('[data-testid="vnc-screen"],[data-testid="serial-terminal"],.cm-editor,[aria-hidden="true"]')) continue;
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (!box.width || !box.height || style.visibility === 'hidden' || Number(style.opacity) < 0.99 || el.closest('[disabled],[aria-disabled="true"]')) continue;
+      const fg = rgba(style.color);
+      const bg = background(el);
+      const mixed = fg.slice(0, 3).map((v, i) => v * fg[3] + bg[i] * (1 - fg[3]));
+      const [a, b] = [lum(mixed), lum(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) bad.push(`${ratio.toFixed(2)} "${text.slice(0, 40)}" (${style.color} on rgb(${bg.map(Math.round).join(',')}))`);
+    }
+    return [...new Set(bad)];
+  });
+}
+
+/** How many CSS pixels the page scrolls sideways (0 = fits the window). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}

@@ -5,6 +5,7 @@
  * VNC console on the new node → a view-only user looks but cannot act → stop → delete.
  * Screenshots of each step in test-results/journey/.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { canvasColours, getObject, signInAsViewer, snap } from './helpers';
 
@@ -68,6 +69,47 @@ test('type into the serial console and read the answer', async () => {
   await page.keyboard.type('echo kv-$((6*7))\n');
   await expect(term).toContainText('kv-42', { timeout: 30_000 });
   await snap(page, 'serial');
+});
+
+test('VNC toolbar: send keys, paste as typing, screenshot — read the effects on the serial console', async ({ browser }) => {
+  const serial = await (await browser.newContext()).newPage();
+  await serial.goto(process.env.KV_E2E_LOGIN_URL!);
+  await serial.waitForURL(`${process.env.KV_E2E_CONSOLE_URL}/`);
+  await serial.goto(`${process.env.KV_E2E_CONSOLE_URL}/vms/${NS}/${VM}?tab=serial`);
+  await expect(serial.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
+  const term = serial.getByTestId('serial-terminal');
+  await openTab(page, 'VNC console');
+  await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
+
+  // Send keys: Alt+SysRq+S reaches the guest's kernel through the VNC keyboard; the kernel answers on its console (ttyS0).
+  await page.getByLabel('Send keys').selectOption({ label: 'Alt+SysRq+S (sync)' });
+  await expect(term).toContainText(/sysrq: (Emergency Sync|This sysrq operation is disabled)/i, { timeout: 30_000 });
+
+  // Paste as typing (US layout) into the VGA console: log in on tty1, then a command whose answer goes to the serial line.
+  const paste = async (text: string) => {
+    await page.getByRole('button', { name: 'Paste as typing' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Text to type').fill(text);
+    await dialog.getByLabel('Guest keyboard layout').selectOption('us');
+    await dialog.getByRole('button', { name: /^Type \d+ keys$/ }).click();
+    await expect(dialog).toBeHidden({ timeout: 30_000 });
+  };
+  await paste('root\n');
+  await expect(async () => { // the tty1 login may still be starting a shell: type the command again until it answers
+    await paste('echo pasted-$((2+3)) >/dev/ttyS0\n');
+    await expect(term).toContainText('pasted-5', { timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+  await snap(serial, 'pasted-on-serial');
+  await serial.context().close();
+
+  // Screenshot: a PNG of the guest screen is downloaded.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Screenshot' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(new RegExp(`^${VM}-.*\\.png$`));
+  const bytes = readFileSync((await file.path())!);
+  expect(bytes.subarray(0, 8).toString('hex'), 'the download is a PNG').toBe('89504e470d0a1a0a');
+  expect(bytes.length).toBeGreaterThan(1000);
 });
 
 test('migrate with one click and watch the progress bar; the open VNC console follows', async () => {

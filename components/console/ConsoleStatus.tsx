@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button';
 
 /** The console's connection state, always visible; offers to take the console (back) when another session has it. */
 export function ConsoleStatus({ state, onTakeOver }: { state: ConsoleState; onTakeOver: () => void }) {
-  const tone = state.kind === 'connected' ? 'text-emerald-600' : state.kind === 'reconnecting' || state.kind === 'connecting' ? 'text-amber-600' : 'text-red-600';
+  const tone = state.kind === 'connected' ? 'text-emerald-700 dark:text-emerald-400' : state.kind === 'reconnecting' || state.kind === 'connecting' ? 'text-amber-700 dark:text-amber-400' : 'text-red-600 dark:text-red-400';
   return (
     <div className="flex items-center gap-2 text-sm" data-testid="console-state" data-state={state.kind}>
       <span className={tone}>● {describeConsoleState(state)}</span>

@@ -37,11 +37,11 @@ export function PasteDialog({ onClose, type }: { onClose: () => void; type: (s: 
           {Object.entries(KEYBOARD_LAYOUTS).map(([k, v]) => <option key={k} value={k}>{v.label}</option>)}
         </select>
       </div>
-      {plan.unsupported.length > 0 && <p className="mt-2 text-xs text-amber-600">This layout cannot type {plan.unsupported.map((c) => JSON.stringify(c)).join(' ')}; they will be skipped.</p>}
+      {plan.unsupported.length > 0 && <p className="mt-2 text-xs text-amber-700 dark:text-amber-400">This layout cannot type {plan.unsupported.map((c) => JSON.stringify(c)).join(' ')}; they will be skipped.</p>}
       {progress && (
         <div className="mt-3" role="progressbar" aria-valuenow={progress.done} aria-valuemax={progress.total} aria-label="Typing progress">
           <div className="h-2 rounded-full bg-slate-200 dark:bg-slate-800"><div className="h-2 rounded-full bg-indigo-500" style={{ width: `${(100 * progress.done) / progress.total}%` }} /></div>
-          <p className="mt-1 text-xs text-slate-500">{progress.done} / {progress.total} keys</p>
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">{progress.done} / {progress.total} keys</p>
         </div>
       )}
       <div className="mt-4 flex justify-end gap-2">

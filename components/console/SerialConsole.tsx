@@ -36,7 +36,7 @@ export function SerialConsole({ namespace, name }: { namespace: string; name: st
       <ConsoleStatus state={state} onTakeOver={takeOver} />
       {state.kind === 'forbidden' && <ConsoleRefused why={state.why} />}
       <div ref={host} data-testid="serial-terminal" className={`h-[480px] overflow-hidden rounded-lg bg-[#0b1020] p-2 ${state.kind === 'forbidden' ? 'hidden' : ''}`} onClick={() => term.current?.focus()} />
-      <p className="text-xs text-slate-500">Press Enter if the screen is blank: the serial line only shows what the guest writes after you connect.</p>
+      <p className="text-xs text-slate-500 dark:text-slate-400">Press Enter if the screen is blank: the serial line only shows what the guest writes after you connect.</p>
     </div>
   );
 }

@@ -63,7 +63,7 @@ export function VncConsole({ namespace, name, tall }: { namespace: string; name:
       a.href = URL.createObjectURL(b);
       a.download = `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.png`;
       a.click();
-      URL.revokeObjectURL(a.href);
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000); // revoking at once can cancel the download
     }, 'image/png');
   };
   if (state.kind === 'forbidden') return <div className="flex flex-col gap-2"><ConsoleStatus state={state} onTakeOver={takeOver} /><ConsoleRefused why={state.why} /></div>;

@@ -23,7 +23,7 @@ export function MigrationsTable({ activeOnly }: { activeOnly?: boolean }) {
         const vmi = vmis.find((v) => v.metadata.namespace === m.metadata.namespace && v.metadata.name === m.spec.vmiName);
         return (
           <li key={m.metadata.uid} className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
-            <p className="mb-2 text-sm"><Link className="font-medium text-indigo-700 hover:underline dark:text-indigo-300" href={`/vms/${m.metadata.namespace}/${m.spec.vmiName}?tab=migrations`}>{m.metadata.namespace}/{m.spec.vmiName}</Link> <span className="text-xs text-slate-500">{m.metadata.name} · {formatAge(m.metadata.creationTimestamp, now)} ago</span></p>
+            <p className="mb-2 text-sm"><Link className="font-medium text-indigo-700 hover:underline dark:text-indigo-300" href={`/vms/${m.metadata.namespace}/${m.spec.vmiName}?tab=migrations`}>{m.metadata.namespace}/{m.spec.vmiName}</Link> <span className="text-xs text-slate-500 dark:text-slate-400">{m.metadata.name} · {formatAge(m.metadata.creationTimestamp, now)} ago</span></p>
             <MigrationProgressBar vmim={m} vmiState={vmi?.status?.migrationState} canWrite={session.canWrite} />
           </li>
         );

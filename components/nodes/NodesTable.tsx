@@ -55,7 +55,7 @@ export function NodesTable() {
   return (
     <div className="overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <table className="w-full text-sm">
-        <thead className="text-left text-xs uppercase text-slate-500"><tr className="border-b border-slate-200 dark:border-slate-800"><th className="p-3">Node</th><th>Status</th><th>Requested / allocatable</th><th>VMs</th><th>Actions</th></tr></thead>
+        <thead className="text-left text-xs uppercase text-slate-500 dark:text-slate-400"><tr className="border-b border-slate-200 dark:border-slate-800"><th className="p-3">Node</th><th>Status</th><th>Requested / allocatable</th><th>VMs</th><th>Actions</th></tr></thead>
         <tbody>
           {nodes.map((n) => {
             const name = n.metadata.name!;
@@ -63,11 +63,11 @@ export function NodesTable() {
             return (
               <tr key={name} className="border-b border-slate-100 align-top dark:border-slate-800" data-node={name}>
                 <td className="p-3 font-medium">{name}</td>
-                <td className="py-3">{isReady(n) ? <span className="text-emerald-600">Ready</span> : <span className="text-red-600">NotReady</span>}{n.spec?.unschedulable && <span className="ml-2 text-amber-600">cordoned</span>}</td>
+                <td className="py-3">{isReady(n) ? <span className="text-emerald-700 dark:text-emerald-400">Ready</span> : <span className="text-red-600 dark:text-red-400">NotReady</span>}{n.spec?.unschedulable && <span className="ml-2 text-amber-700 dark:text-amber-400">cordoned</span>}</td>
                 <td className="py-3"><NodeUsageCell node={n} pods={pods as PodRequestLike[]} /></td>
                 <td className="py-3">
                   {here.length}
-                  {draining === name && <ul className="mt-1 text-xs" aria-label="Drain progress">{here.length === 0 ? <li className="text-emerald-600">Drained: no VM left</li> : here.map((v) => <li key={v.metadata.uid}>{v.metadata.name}: {v.status?.migrationState && !v.status.migrationState.completed ? 'migrating…' : 'waiting to leave'}</li>)}</ul>}
+                  {draining === name && <ul className="mt-1 text-xs" aria-label="Drain progress">{here.length === 0 ? <li className="text-emerald-700 dark:text-emerald-400">Drained: no VM left</li> : here.map((v) => <li key={v.metadata.uid}>{v.metadata.name}: {v.status?.migrationState && !v.status.migrationState.completed ? 'migrating…' : 'waiting to leave'}</li>)}</ul>}
                 </td>
                 <td className="py-3 pr-3">
                   {session.canWrite && <div className="flex gap-1.5">

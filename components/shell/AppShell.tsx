@@ -16,7 +16,7 @@ function LinkIndicator() {
   const s = useLinkState();
   const color = s === 'live' ? 'bg-emerald-500' : s === 'connecting' ? 'bg-slate-400' : 'bg-amber-500 animate-pulse';
   return (
-    <span className="flex items-center gap-1.5 text-xs text-slate-500" data-testid="link-state" data-state={s}>
+    <span className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400" data-testid="link-state" data-state={s}>
       <span className={`h-2 w-2 rounded-full ${color}`} />{s === 'live' ? 'Live' : s === 'connecting' ? 'Connecting' : 'Reconnecting…'}
     </span>
   );
@@ -30,7 +30,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <header className="sticky top-0 z-30 flex h-12 items-center gap-6 border-b border-slate-200 bg-white/90 px-4 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
-        <Link href="/" className="font-semibold tracking-tight">kubevirt<span className="text-indigo-500">-ts</span></Link>
+        <Link href="/" className="font-semibold tracking-tight">kubevirt<span className="text-indigo-500 dark:text-indigo-400">-ts</span></Link>
         <nav className="flex gap-1" aria-label="Main">
           {NAV.map((n) => {
             const active = n.href === '/' ? path === '/' : path.startsWith(n.href);
@@ -45,9 +45,9 @@ export function AppShell({ children }: { children: ReactNode }) {
         <div className="ml-auto flex items-center gap-3">
           <LinkIndicator />
           {!session.canWrite && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800 dark:bg-amber-900/50 dark:text-amber-300" title="This sign-in can look but not act">view only</span>}
-          <kbd className="hidden rounded border border-slate-300 px-1.5 text-xs text-slate-500 sm:inline dark:border-slate-700" title="Command palette">⌘K</kbd>
+          <kbd className="hidden rounded border border-slate-300 px-1.5 text-xs text-slate-500 dark:text-slate-400 sm:inline dark:border-slate-700" title="Command palette">⌘K</kbd>
           <ThemeToggle />
-          <button type="button" onClick={signOut} className="text-sm text-slate-500 hover:text-slate-900 dark:hover:text-white">Sign out</button>
+          <button type="button" onClick={signOut} className="text-sm text-slate-500 dark:text-slate-400 hover:text-slate-900 dark:hover:text-white">Sign out</button>
         </div>
       </header>
       <main className="mx-auto w-full max-w-[1400px] flex-1 p-4 lg:p-6">{children}</main>

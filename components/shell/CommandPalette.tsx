@@ -32,8 +32,9 @@ export function CommandPalette() {
   const go = (href: string) => { setOpen(false); router.push(href); };
   return (
     <div className="fixed inset-0 z-40 flex items-start justify-center bg-slate-950/40 pt-24" onClick={() => setOpen(false)}>
-      <div className="w-full max-w-lg overflow-hidden rounded-xl border border-slate-200 bg-white shadow-2xl dark:border-slate-700 dark:bg-slate-900" onClick={(e) => e.stopPropagation()}>
-        <input autoFocus value={q} placeholder="Go to a page or a VM…" aria-label="Command palette"
+      <div role="dialog" aria-modal="true" aria-label="Go to" className="w-full max-w-lg overflow-hidden rounded-xl border border-slate-200 bg-white shadow-2xl dark:border-slate-700 dark:bg-slate-900" onClick={(e) => e.stopPropagation()}>
+        <input autoFocus value={q} placeholder="Go to a page or a VM… (↑ ↓ to choose, Enter to go, Esc to close)" aria-label="Command palette"
+          role="combobox" aria-expanded="true" aria-controls="palette-results" aria-activedescendant={results[sel] ? `palette-${sel}` : undefined}
           onChange={(e) => { setQ(e.target.value); setSel(0); }}
           onKeyDown={(e) => {
             if (e.key === 'ArrowDown') { e.preventDefault(); setSel((s) => Math.min(s + 1, results.length - 1)); }
@@ -41,13 +42,13 @@ export function CommandPalette() {
             if (e.key === 'Enter' && results[sel]) go(results[sel].href);
           }}
           className="w-full border-b border-slate-200 bg-transparent px-4 py-3 outline-none dark:border-slate-700" />
-        <ul className="max-h-80 overflow-auto py-1">
+        <ul id="palette-results" role="listbox" aria-label="Results" className="max-h-80 overflow-auto py-1">
           {results.map((r, i) => (
-            <li key={r.href}>
-              <button type="button" onClick={() => go(r.href)} className={`block w-full px-4 py-2 text-left text-sm ${i === sel ? 'bg-indigo-50 dark:bg-indigo-950' : ''}`}>{r.label}</button>
+            <li key={r.href} id={`palette-${i}`} role="option" aria-selected={i === sel}>
+              <button type="button" tabIndex={-1} onClick={() => go(r.href)} onMouseEnter={() => setSel(i)} className={`block w-full px-4 py-2 text-left text-sm ${i === sel ? 'bg-indigo-50 dark:bg-indigo-950' : ''}`}>{r.label}</button>
             </li>
           ))}
-          {results.length === 0 && <li className="px-4 py-2 text-sm text-slate-500">Nothing matches.</li>}
+          {results.length === 0 && <li className="px-4 py-2 text-sm text-slate-500 dark:text-slate-400">Nothing matches.</li>}
         </ul>
       </div>
     </div>

@@ -16,7 +16,7 @@ export function ThemeToggle() {
   const next = theme === 'system' ? 'dark' : theme === 'dark' ? 'light' : 'system';
   return (
     <button type="button" onClick={() => apply(next)} title={`Theme: ${theme} (click for ${next})`} aria-label="Toggle theme"
-      className="rounded-md px-2 py-1 text-sm text-slate-500 hover:bg-slate-100 dark:hover:bg-slate-800">
+      className="rounded-md px-2 py-1 text-sm text-slate-500 dark:text-slate-400 hover:bg-slate-100 dark:hover:bg-slate-800">
       {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'}
     </button>
   );

@@ -23,8 +23,8 @@ function Field({ label, error, children, hint }: { label: string; error?: string
   return (
     <label className="block text-sm font-medium">
       {label}{children}
-      {hint && !error && <span className="mt-0.5 block text-xs font-normal text-slate-500">{hint}</span>}
-      {error && <span role="alert" className="mt-0.5 block text-xs font-normal text-red-600">{error}</span>}
+      {hint && !error && <span className="mt-0.5 block text-xs font-normal text-slate-500 dark:text-slate-400">{hint}</span>}
+      {error && <span role="alert" className="mt-0.5 block text-xs font-normal text-red-600 dark:text-red-400">{error}</span>}
     </label>
   );
 }

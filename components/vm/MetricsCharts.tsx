@@ -16,7 +16,7 @@ function Spark({ points, max, label, format }: { points: (number | undefined)[];
   return (
     <div className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
       <div className="flex justify-between text-sm"><span className="font-medium">{label}</span><span>{last !== undefined ? format(last) : '—'}</span></div>
-      <svg viewBox="0 0 300 60" className="mt-2 h-16 w-full" role="img" aria-label={`${label} graph`}><path d={d} fill="none" stroke="currentColor" strokeWidth="1.5" className="text-indigo-500" /></svg>
+      <svg viewBox="0 0 300 60" className="mt-2 h-16 w-full" role="img" aria-label={`${label} graph`}><path d={d} fill="none" stroke="currentColor" strokeWidth="1.5" className="text-indigo-500 dark:text-indigo-400" /></svg>
     </div>
   );
 }

@@ -25,7 +25,7 @@ export function MigrateDialog({ namespace, name, currentNode, onClose }: { names
         <option value="">Any node the scheduler picks</option>
         {targets.map((n) => <option key={n} value={n}>{n}</option>)}
       </select>
-      {targets.length === 0 && <p className="mt-2 text-sm text-amber-600">No other Ready, schedulable node: the migration will wait for one.</p>}
+      {targets.length === 0 && <p className="mt-2 text-sm text-amber-700 dark:text-amber-400">No other Ready, schedulable node: the migration will wait for one.</p>}
       <div className="mt-5 flex justify-end gap-2">
         <Button onClick={onClose}>Cancel</Button>
         <Button variant="primary" onClick={go} autoFocus data-testid="migrate-confirm">Migrate</Button>

@@ -10,7 +10,7 @@ export function MigrationHistory({ migrations, vmi, canWrite, now }: { migration
     <ul className="flex flex-col gap-4">
       {migrations.map((m) => (
         <li key={m.metadata.uid} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-          <p className="mb-2 text-xs text-slate-500">{m.metadata.name} · {formatAge(m.metadata.creationTimestamp, now)} ago</p>
+          <p className="mb-2 text-xs text-slate-500 dark:text-slate-400">{m.metadata.name} · {formatAge(m.metadata.creationTimestamp, now)} ago</p>
           <MigrationProgressBar vmim={m} vmiState={vmi?.status?.migrationState} canWrite={canWrite} />
         </li>
       ))}

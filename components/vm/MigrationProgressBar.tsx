@@ -21,7 +21,7 @@ export function MigrationProgressBar({ vmim, vmiState, canWrite }: { vmim: Virtu
     <div className="flex flex-col gap-1" data-testid="migration-progress" data-phase={p.phase}>
       <div className="flex items-center justify-between text-sm">
         <span><span className="font-medium">{p.label}</span>{p.sourceNode && p.targetNode ? ` · ${p.sourceNode} → ${p.targetNode}` : ''}</span>
-        <span className="text-xs text-slate-500">
+        <span className="text-xs text-slate-500 dark:text-slate-400">
           {p.etaSeconds !== undefined ? `ETA ${p.etaSeconds}s · ` : ''}
           {p.done && p.durationMs !== undefined ? `took ${formatDuration(p.durationMs)}` : ''}
           {p.done && p.succeeded ? ` · downtime ${p.downtimeMs !== undefined ? formatDuration(p.downtimeMs) : 'not reported'}` : ''}
@@ -30,7 +30,7 @@ export function MigrationProgressBar({ vmim, vmiState, canWrite }: { vmim: Virtu
       <div role="progressbar" aria-valuenow={p.percent} aria-valuemin={0} aria-valuemax={100} aria-label="Migration progress" className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
         <div className={`h-full ${color} transition-all duration-500 ${!p.done && !p.measured ? 'animate-pulse' : ''}`} style={{ width: `${p.percent}%` }} />
       </div>
-      {p.failureReason && <p className="text-xs text-red-600">{p.failureReason}</p>}
+      {p.failureReason && <p className="text-xs text-red-600 dark:text-red-400">{p.failureReason}</p>}
       {!p.done && canWrite && <div><Button onClick={cancel} className="!px-2 !py-0.5 !text-xs">Cancel migration</Button></div>}
     </div>
   );

@@ -26,7 +26,7 @@ export function VMActions({ vm, vmi, compact }: { vm: VirtualMachine; vmi?: Virt
   };
   const shown = compact ? COMPACT.filter((a) => avail[a] === undefined).slice(0, 2) : VM_ACTIONS;
   if (!session.loaded) return <span />;
-  if (!session.canWrite) return compact ? <span /> : <span className="text-xs text-slate-500">View only: actions are hidden.</span>;
+  if (!session.canWrite) return compact ? <span /> : <span className="text-xs text-slate-500 dark:text-slate-400">View only: actions are hidden.</span>;
   return (
     <div className="flex flex-wrap gap-1.5">
       {shown.map((a) => (

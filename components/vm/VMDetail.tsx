@@ -67,18 +67,18 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
   const followed = useFollowedMigration(migrations);
   const guestRunning = o.vmi.items[0]?.status?.phase === 'Running';
   useEffect(() => { if (guestRunning) preloadConsoles(); }, [guestRunning]);
-  if (!o.vm.loaded) return <p className="text-sm text-slate-500">Loading…</p>;
-  if (!vm) return <EmptyState title={`VM ${namespace}/${name} does not exist`}>It may have been deleted. <Link className="text-indigo-600 underline" href="/vms">Back to the list</Link></EmptyState>;
+  if (!o.vm.loaded) return <p className="text-sm text-slate-500 dark:text-slate-400">Loading…</p>;
+  if (!vm) return <EmptyState title={`VM ${namespace}/${name} does not exist`}>It may have been deleted. <Link className="text-indigo-600 dark:text-indigo-400 underline" href="/vms">Back to the list</Link></EmptyState>;
   const row = buildVMRows([vm], vmi ? [vmi] : [], new Date(now))[0];
   const causes = explainWhyNotRunning({ vm, vmi, pod, events, status: row.status });
   const running = vmi?.status?.phase === 'Running';
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center gap-3">
-        <Link href="/vms" className="text-sm text-slate-500 hover:underline">Virtual machines</Link><span className="text-slate-400">/</span>
+        <Link href="/vms" className="text-sm text-slate-500 dark:text-slate-400 hover:underline">Virtual machines</Link><span aria-hidden="true" className="text-slate-400">/</span>
         <h1 className="text-xl font-semibold">{name}</h1>
         <StatusBadge status={row.status} title={row.reason} />
-        {row.reason && <span className="text-sm text-slate-500">{row.reason}</span>}
+        {row.reason && <span className="text-sm text-slate-500 dark:text-slate-400">{row.reason}</span>}
         <div className="ml-auto"><VMActions vm={vm} vmi={vmi} /></div>
       </div>
       {followed.shown && (
@@ -89,7 +89,7 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
       <nav className="flex gap-1 border-b border-slate-200 dark:border-slate-800" aria-label="VM sections">
         {TABS.map((t) => (
           <button key={t} type="button" onClick={() => router.replace(`${pathname}?tab=${t}`, { scroll: false })} aria-current={t === tab ? 'page' : undefined}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm ${t === tab ? 'border-indigo-500 font-medium' : 'border-transparent text-slate-500 hover:text-slate-900 dark:hover:text-white'}`}>{TAB_LABEL[t]}</button>
+            className={`-mb-px border-b-2 px-3 py-2 text-sm ${t === tab ? 'border-indigo-500 font-medium' : 'border-transparent text-slate-500 dark:text-slate-400 hover:text-slate-900 dark:hover:text-white'}`}>{TAB_LABEL[t]}</button>
         ))}
       </nav>
       {tab === 'overview' && (
@@ -104,20 +104,20 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
           </div>
           <Card title="Details">
             <dl className="grid grid-cols-[7rem_1fr] gap-y-1.5 text-sm">
-              <dt className="text-slate-500">Namespace</dt><dd>{namespace}</dd>
-              <dt className="text-slate-500">Node</dt><dd>{row.node || '—'}</dd>
-              <dt className="text-slate-500">IP</dt><dd className="font-mono text-xs">{row.ip || '—'}</dd>
-              <dt className="text-slate-500">CPU</dt><dd>{row.cpus} vCPU</dd>
-              <dt className="text-slate-500">Memory</dt><dd>{formatBytes(row.memoryBytes)}</dd>
-              <dt className="text-slate-500">Run strategy</dt><dd>{vm.spec.runStrategy ?? (vm.spec.running ? 'Always (running: true)' : 'Halted (running: false)')}</dd>
-              <dt className="text-slate-500">Age</dt><dd>{formatAge(vm.metadata.creationTimestamp, now)}</dd>
-              <dt className="text-slate-500">Guest OS</dt><dd>{vmi?.status?.guestOSInfo?.prettyName ?? vmi?.status?.guestOSInfo?.name ?? '—'}</dd>
-              <dt className="text-slate-500">Launcher</dt><dd className="truncate">{pod?.metadata.name ?? '—'}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Namespace</dt><dd>{namespace}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Node</dt><dd>{row.node || '—'}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">IP</dt><dd className="font-mono text-xs">{row.ip || '—'}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">CPU</dt><dd>{row.cpus} vCPU</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Memory</dt><dd>{formatBytes(row.memoryBytes)}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Run strategy</dt><dd>{vm.spec.runStrategy ?? (vm.spec.running ? 'Always (running: true)' : 'Halted (running: false)')}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Age</dt><dd>{formatAge(vm.metadata.creationTimestamp, now)}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Guest OS</dt><dd>{vmi?.status?.guestOSInfo?.prettyName ?? vmi?.status?.guestOSInfo?.name ?? '—'}</dd>
+              <dt className="text-slate-500 dark:text-slate-400">Launcher</dt><dd className="truncate">{pod?.metadata.name ?? '—'}</dd>
             </dl>
           </Card>
         </div>
       )}
-      {tab === 'console' && (running ? <div><VncConsole namespace={namespace} name={name} /><Link className="mt-2 inline-block text-sm text-indigo-600 underline" href={`/vms/${namespace}/${name}/vnc`} target="_blank">Open full screen in a new tab</Link></div> : <EmptyState title="The console opens when it runs">{causes[0]?.title}</EmptyState>)}
+      {tab === 'console' && (running ? <div><VncConsole namespace={namespace} name={name} /><Link className="mt-2 inline-block text-sm text-indigo-600 dark:text-indigo-400 underline" href={`/vms/${namespace}/${name}/vnc`} target="_blank">Open full screen in a new tab</Link></div> : <EmptyState title="The console opens when it runs">{causes[0]?.title}</EmptyState>)}
       {tab === 'serial' && (running ? <SerialConsole namespace={namespace} name={name} /> : <EmptyState title="The serial console opens when it runs">{causes[0]?.title}</EmptyState>)}
       {tab === 'yaml' && <VMYaml vm={vm} canWrite={session.canWrite} />}
       {tab === 'events' && <EventsList events={events} now={now} />}

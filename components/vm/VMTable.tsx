@@ -6,6 +6,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { buildVMRows, filterVMRows, sortVMRows, type VMSortKey } from '@/lib/console/vm-row';
 import { formatAge, formatBytes } from '@/lib/console/format';
+import { adviseOnFailure } from '@/lib/console/api-status';
 import { useVMIs, useVMs } from '@/components/live/useCluster';
 import { useSession } from '@/components/live/useSession';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -65,13 +66,13 @@ export function VMTable() {
   const toggle = (key: string) => setSelected((s) => { const n = new Set(s); if (n.has(key)) n.delete(key); else n.add(key); return n; });
   const allShownSelected = rows.length > 0 && rows.every((r) => selected.has(r.key));
 
-  if (error) return <EmptyState title="Cannot list virtual machines">{error.message} (HTTP {error.code})</EmptyState>;
+  if (error) return <EmptyState title="Cannot list virtual machines"><p role="alert">{error.message}{error.code ? ` (HTTP ${error.code})` : ''}</p><p className="mt-1">{adviseOnFailure(error.code)}</p></EmptyState>;
   return (
     <div className="flex flex-col gap-3">
       <Filters values={values} set={set} options={options} />
       <BulkBar rows={selectedRows} canWrite={session.canWrite} onDone={() => setSelected(new Set())} />
       <div role="table" aria-label="Virtual machines" aria-rowcount={rows.length} className="overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-        <div role="row" className="grid items-center border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:border-slate-800" style={{ gridTemplateColumns: COLS }}>
+        <div role="row" className="grid items-center border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400 dark:border-slate-800" style={{ gridTemplateColumns: COLS }}>
           <input type="checkbox" aria-label="Select all shown" checked={allShownSelected} onChange={() => setSelected(allShownSelected ? new Set() : new Set(rows.map((r) => r.key)))} />
           {HEADERS.map(([k, label]) => (
             <span role="columnheader" key={label} aria-sort={k === sort ? (dir === 'asc' ? 'ascending' : 'descending') : undefined}>
@@ -82,11 +83,11 @@ export function VMTable() {
         {loaded && rows.length === 0 && (
           <div className="p-6">
             <EmptyState title={all.length ? 'No VM matches these filters' : 'No virtual machines yet'}>
-              {all.length ? 'Clear the search or the filters.' : <Link className="text-indigo-600 underline" href="/vms/new">Create your first VM</Link>}
+              {all.length ? 'Clear the search or the filters.' : <Link className="text-indigo-600 dark:text-indigo-400 underline" href="/vms/new">Create your first VM</Link>}
             </EmptyState>
           </div>
         )}
-        {!loaded && <div className="p-6 text-sm text-slate-500">Loading…</div>}
+        {!loaded && <div className="p-6 text-sm text-slate-500 dark:text-slate-400">Loading…</div>}
         <div ref={scroller} className="overflow-auto" style={{ height: `min(calc(100vh - 15rem), ${Math.max(rows.length, 1) * ROW_PX + 2}px)` }}>
           <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
             {virt.getVirtualItems().map((v) => {
@@ -96,13 +97,13 @@ export function VMTable() {
                   style={{ gridTemplateColumns: COLS, height: ROW_PX, transform: `translateY(${v.start}px)` }}>
                   <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.has(r.key)} onChange={() => toggle(r.key)} />
                   <Link href={`/vms/${r.namespace}/${r.name}`} className="truncate font-medium text-indigo-700 hover:underline dark:text-indigo-300">{r.name}</Link>
-                  <span className="truncate text-slate-500">{r.namespace}</span>
-                  <span className="flex min-w-0 items-center gap-2"><StatusBadge status={r.status} title={r.reason} />{r.reason && <span className="truncate text-xs text-slate-500" title={r.reason}>{r.reason}</span>}</span>
+                  <span className="truncate text-slate-500 dark:text-slate-400">{r.namespace}</span>
+                  <span className="flex min-w-0 items-center gap-2"><StatusBadge status={r.status} title={r.reason} />{r.reason && <span className="truncate text-xs text-slate-500 dark:text-slate-400" title={r.reason}>{r.reason}</span>}</span>
                   <span className="truncate">{r.node || '—'}</span>
                   <span className="truncate font-mono text-xs">{r.ip || '—'}</span>
                   <span>{r.cpus}</span>
                   <span>{formatBytes(r.memoryBytes)}</span>
-                  <span className="text-slate-500">{formatAge(r.created, now)}</span>
+                  <span className="text-slate-500 dark:text-slate-400">{formatAge(r.created, now)}</span>
                   <VMActions vm={r.vm} vmi={r.vmi} compact />
                 </div>
               );
@@ -110,7 +111,7 @@ export function VMTable() {
           </div>
         </div>
       </div>
-      <p className="text-xs text-slate-500">{rows.length} of {all.length} VMs · live</p>
+      <p className="text-xs text-slate-500 dark:text-slate-400">{rows.length} of {all.length} VMs · live</p>
     </div>
   );
 }

@@ -36,7 +36,7 @@ export function VMYaml({ vm, canWrite }: { vm: VirtualMachine; canWrite: boolean
   const marks = useMemo(() => (failure?.causes ?? []).map((c) => (c.field ? lineOfField(text, c.field) : undefined)).filter((n): n is number => !!n), [failure, text]);
   return (
     <div className="flex flex-col gap-3">
-      {dirty && server !== text && <p className="text-xs text-amber-600">Edited — live updates to this VM are paused in the editor until you save or reset.</p>}
+      {dirty && server !== text && <p className="text-xs text-amber-700 dark:text-amber-400">Edited — live updates to this VM are paused in the editor until you save or reset.</p>}
       <YamlEditor value={text} readOnly={!canWrite} markLines={marks} onChange={(v) => { setText(v); setDirty(true); }} />
       <ServerErrors failure={failure} lineOf={(f) => lineOfField(text, f)} />
       {canWrite && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causesByField, formFieldOf, parseFieldPath, readApiFailure } from './api-status';
+import { adviseOnFailure, causesByField, formFieldOf, parseFieldPath, readApiFailure } from './api-status';
 import { lineOfField } from './yaml-field-line';
 
 const invalid = {
@@ -44,4 +44,17 @@ describe('lineOfField', () => {
     ['metadata.name', 4],
   ])('%s → line %i', (f, line) => expect(lineOfField(yaml, f)).toBe(line));
   it('gives up on YAML that does not parse', () => expect(lineOfField('a: [', 'a')).toBeUndefined());
+});
+
+describe('adviseOnFailure', () => {
+  it.each([
+    [0, /cannot reach the Kubernetes API server/],
+    [503, /cannot reach the Kubernetes API server/],
+    [401, /sign in again/],
+    [403, /may not do this/],
+    [404, /CRDs may not be installed/],
+    [409, /Try again/],
+  ])('HTTP %i tells the user what to do', (code, advice) => {
+    expect(adviseOnFailure(code)).toMatch(advice);
+  });
 });

@@ -48,3 +48,12 @@ export function formFieldOf(field: string | undefined, map: Record<string, strin
   const hit = Object.keys(map).filter((suffix) => field.endsWith(suffix)).sort((a, b) => b.length - a.length)[0];
   return hit ? map[hit] : undefined;
 }
+
+/** What a user can do about a failed list or action, by HTTP status (0 = no answer at all). */
+export function adviseOnFailure(code: number): string {
+  if (code === 401) return 'Your sign-in has expired or is not accepted: sign in again.';
+  if (code === 403) return 'Your sign-in may not do this: ask an administrator, or sign in with another token.';
+  if (code === 404) return 'The resource is not there: the KubeVirt CRDs may not be installed on this cluster.';
+  if (code === 0 || code >= 500) return 'The console cannot reach the Kubernetes API server. Check that the cluster (kv up) is running; this page reconnects by itself.';
+  return 'Try again; if it keeps failing, the console log has the details.';
+}
