@@ -17,6 +17,11 @@ const VIEWPORTS = [{ width: 1280, height: 800 }, { width: 1366, height: 768 }];
 const url = (path: string) => `${process.env.KV_E2E_CONSOLE_URL}${path}`;
 let page: Page;
 
+/** Waits for running CSS transitions (a button turning from disabled to enabled) so colours are measured at rest. */
+async function settled(p: Page): Promise<void> {
+  await p.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
+}
+
 /** Looks at the current page in both schemes and both sizes: screenshots, overflow, contrast. */
 async function review(p: Page, name: string, ready: (p: Page) => Promise<void>, open?: () => Promise<void>): Promise<void> {
   const problems: string[] = [];
@@ -27,6 +32,7 @@ async function review(p: Page, name: string, ready: (p: Page) => Promise<void>, 
     if (open) await open();
     for (const vp of VIEWPORTS) {
       await p.setViewportSize(vp);
+      await settled(p);
       const overflow = await horizontalOverflow(p);
       if (overflow > 0) problems.push(`${colorScheme} ${vp.width}px: scrolls ${overflow}px sideways`);
       for (const t of await lowContrastText(p)) problems.push(`${colorScheme} ${vp.width}px: contrast ${t}`);
