@@ -1,20 +1,15 @@
 import { log } from '../../log';
 import type { ReviewInput } from './admission-review';
 import { callWebhook, type CallOutcome } from './webhook-call';
-import { webhookApplies } from './webhook-rules';
+import { webhookApplies, type AdmissionAttributes } from './webhook-rules';
 
 export { setServiceResolver, resolveService, defaultServiceResolver, resolveServiceTarget } from './service-resolver';
 export { webhookApplies, ruleMatches } from './webhook-rules';
 
 const logger = log.child({ component: 'admission' });
 
-export interface AdmissionInput {
-  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-  rt: { group: string; version: string; resource: string; kind: string };
-  subResource?: string;
-  object?: any;
-  oldObject?: any;
-  namespace?: string;
+/** What a request carries into admission: its attributes (webhook-rules.ts) plus who asks and the webhooks to call. */
+export interface AdmissionInput extends AdmissionAttributes {
   name?: string;
   user: { username: string; groups: string[] };
   dryRun: boolean;
@@ -22,8 +17,6 @@ export interface AdmissionInput {
   mutating: any[];
   /** ValidatingWebhookConfiguration objects */
   validating: any[];
-  /** labels of the request's namespace, for namespaceSelector */
-  namespaceLabels?: Record<string, string>;
 }
 
 export type AdmissionResult =

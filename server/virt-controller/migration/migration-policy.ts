@@ -33,17 +33,7 @@ export function selectMigrationPolicy(policies: MigrationPolicy[], vmi: VirtualM
 }
 
 /** `migrationState.migrationConfiguration` as KubeVirt writes it (cluster settings overlaid by the policy). */
-export interface MigrationConfiguration {
-  bandwidthPerMigration: string;
-  completionTimeoutPerGiB: number;
-  progressTimeout: number;
-  allowAutoConverge: boolean;
-  allowPostCopy: boolean;
-  allowWorkloadDisruption: boolean;
-  parallelMigrationsPerCluster: number;
-  parallelOutboundMigrationsPerNode: number;
-  maxDowntimeMs?: number;
-}
+export type MigrationConfiguration = Omit<MigrationSettings, 'unschedulableTimeoutMs' | 'pendingTimeoutMs'>;
 
 export function resolveMigrationConfiguration(settings: MigrationSettings, policy?: MigrationPolicy): MigrationConfiguration {
   const p = policy?.spec ?? {};
