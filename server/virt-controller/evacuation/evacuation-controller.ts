@@ -14,7 +14,7 @@ import { messageOf } from '../../kube/api-errors';
 import { collectionPath, VirtualMachineInstanceMigrationResource, VirtualMachineInstanceResource } from '../../kube/resources';
 import { log } from '../../log';
 import { Annotation } from '../migration/constants';
-import { isFinalPhase, ownState, phaseOf } from '../migration/migration-state';
+import { isFinalPhase, migrationVMIKey, ownState, phaseOf } from '../migration/migration-state';
 import { DEFAULT_EVACUATION_LIMITS, planEvacuation, renderEvacuationMigration, type EvacuationLimits } from './plan-evacuation';
 
 export interface EvacuationControllerOptions {
@@ -27,7 +27,6 @@ const BY_VMI = 'vmi';
 export const Reason = { SuccessfulCreate: 'SuccessfulCreate', FailedCreate: 'FailedCreate' } as const;
 
 type VMIM = VirtualMachineInstanceMigration;
-const vmiKeyOf = (m: VMIM) => `${m.metadata.namespace}/${m.spec?.vmiName}`;
 
 export class EvacuationController {
   readonly vmis: Informer<any>;
@@ -41,7 +40,7 @@ export class EvacuationController {
     const kc = opts.clients.kc;
     this.limits = { ...DEFAULT_EVACUATION_LIMITS, ...opts.limits };
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
-    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [vmiKeyOf(m)] } });
+    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [migrationVMIKey(m)] } });
     this.controller = new Controller({ name: 'evacuation-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.vmims], workers: 1 });
     this.vmis.on(this.controller.enqueueHandlers());
     this.vmims.on({ add: (m) => this.onMigration(m, true), update: (_o, m) => this.onMigration(m), delete: (m) => this.onMigration(m) });
@@ -52,7 +51,7 @@ export class EvacuationController {
   }
 
   private onMigration(m: VMIM, added = false): void {
-    const key = vmiKeyOf(m);
+    const key = migrationVMIKey(m);
     if (added && m.metadata.annotations?.[Annotation.EvacuationMigration]) this.expectations.creationObserved(key);
     this.controller.enqueue(key);
     // a finished migration frees a slot: marked VMIs waiting on the limits may go now
@@ -61,7 +60,7 @@ export class EvacuationController {
 
   private activeMigrations() {
     return (this.vmims.list() as VMIM[]).filter((m) => !isFinalPhase(phaseOf(m))).map((vmim) => {
-      const vmi = this.vmis.get(vmiKeyOf(vmim)) as VirtualMachineInstance | undefined;
+      const vmi = this.vmis.get(migrationVMIKey(vmim)) as VirtualMachineInstance | undefined;
       return { vmim, sourceNode: ownState(vmim, vmi)?.sourceNode ?? vmi?.status?.nodeName };
     });
   }

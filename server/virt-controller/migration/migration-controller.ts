@@ -19,7 +19,7 @@ import { isLauncherPodOf } from '../vmi/pod-state';
 import type { RenderOptions } from '../vmi/render-launcher-pod';
 import { computeMigrationStatus } from './compute-migration-status';
 import { DEFAULT_MIGRATION_SETTINGS, Label, Phase, Reason, type MigrationSettings } from './constants';
-import { isFinalPhase, ownState, phaseOf, targetPodsOf } from './migration-state';
+import { isFinalPhase, migrationVMIKey, ownState, phaseOf, targetPodsOf } from './migration-state';
 import { resolveMigrationConfiguration, selectMigrationPolicy } from './migration-policy';
 import { planMigration } from './plan-migration';
 import { runMigrationActions, type SyncContext } from './sync-migration';
@@ -41,7 +41,6 @@ const POLICIES_PATH = '/apis/migrations.kubevirt.io/v1alpha1/migrationpolicies';
 const NAMESPACES_PATH = '/api/v1/namespaces';
 
 type VMIM = VirtualMachineInstanceMigration;
-const vmiKeyOf = (m: VMIM) => `${m.metadata.namespace}/${m.spec?.vmiName}`;
 
 export class MigrationController {
   readonly vmims: Informer<any>;
@@ -57,7 +56,7 @@ export class MigrationController {
   constructor(private readonly opts: MigrationControllerOptions) {
     const kc = opts.clients.kc;
     this.settings = { ...DEFAULT_MIGRATION_SETTINGS, ...opts.settings };
-    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [vmiKeyOf(m)], [BY_UID]: (m: any) => [m.metadata?.uid] } });
+    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [migrationVMIKey(m)], [BY_UID]: (m: any) => [m.metadata?.uid] } });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.pods = new Informer({
       kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
@@ -96,7 +95,7 @@ export class MigrationController {
 
   private activeMigrations() {
     return (this.vmims.list() as VMIM[]).filter((m) => !isFinalPhase(phaseOf(m))).map((m) => {
-      const vmi = this.vmis.get(vmiKeyOf(m)) as VirtualMachineInstance | undefined;
+      const vmi = this.vmis.get(migrationVMIKey(m)) as VirtualMachineInstance | undefined;
       return { vmim: m, sourceNode: ownState(m, vmi)?.sourceNode ?? vmi?.status?.nodeName };
     });
   }
@@ -113,7 +112,7 @@ export class MigrationController {
     const vmim = this.vmims.get(key) as VMIM | undefined;
     if (!vmim) return this.expectations.deleteExpectations(key);
     if (!this.expectations.satisfied(key)) return;
-    const vmi = this.vmis.get(vmiKeyOf(vmim)) as VirtualMachineInstance | undefined;
+    const vmi = this.vmis.get(migrationVMIKey(vmim)) as VirtualMachineInstance | undefined;
     const pods = vmi ? (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi)) : [];
     const targetPod = targetPodsOf(vmim, pods)[0];
     const sourcePods = pods.filter((p) => p.metadata?.labels?.[Label.MigrationJobUID] !== vmim.metadata.uid);

@@ -9,6 +9,9 @@ const NOT_HANDED_OFF = new Set<string>([...NOT_CREATED, Phase.Scheduling, Phase.
 
 export const phaseOf = (vmim: VirtualMachineInstanceMigration): string => vmim.status?.phase ?? Phase.Unset;
 
+/** `namespace/vmiName` of the VMI a migration moves: the index key controllers look migrations up by. */
+export const migrationVMIKey = (vmim: VirtualMachineInstanceMigration): string => `${vmim.metadata.namespace}/${vmim.spec?.vmiName}`;
+
 export function isFinalPhase(phase: string | undefined): boolean {
   return phase === Phase.Succeeded || phase === Phase.Failed;
 }
