@@ -61,7 +61,13 @@ export function createRequestListener(o: RouterOptions) {
   const log = o.ctx.log;
   return (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
-    const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+    let info: RequestInfo;
+    try {
+      info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
     const watchDone = info.verb === 'watch' ? o.metrics.watchStarted(info) : undefined;
     if (watchDone) res.once('close', watchDone);
     serve(o, req, res, info)

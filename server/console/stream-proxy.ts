@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { log } from '../log';
+import { parseRequestTarget, requestPathname } from '../http/request-target';
 import { isSameOrigin } from './origin-check';
 import { sessionTokenOf } from './session-cookie';
 import { rejectUpgrade } from './upgrade-reject';
@@ -27,7 +28,7 @@ const PING_MS = 15_000;
 const ROUTE = /^\/ws\/(vnc|console)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/;
 
 export function parseStreamRoute(url: string | undefined): { kind: StreamKind; namespace: string; name: string } | undefined {
-  const m = ROUTE.exec(new URL(url ?? '/', 'http://x').pathname);
+  const m = ROUTE.exec(requestPathname(url) ?? '');
   return m ? { kind: m[1] as StreamKind, namespace: m[2], name: m[4] } : undefined;
 }
 
@@ -47,7 +48,7 @@ export function createStreamUpgradeHandler() {
     const token = sessionTokenOf(req.headers.cookie);
     if (!token) return rejectUpgrade(socket, 401, 'sign in first');
     const kc = kubeConfigForToken(token);
-    const query = new URL(req.url ?? '/', 'http://x').searchParams.get('preserveSession') === 'true' ? '?preserveSession=true' : '';
+    const query = parseRequestTarget(req.url)?.searchParams.get('preserveSession') === 'true' ? '?preserveSession=true' : '';
     const upstream = new WebSocket(upstreamStreamUrl(kc, route) + query, [KUBEVIRT_SUBPROTOCOL], upstreamSocketOptions(kc));
     upstream.binaryType = 'nodebuffer';
     const l = streamLog.child({ kind: route.kind, namespace: route.namespace, name: route.name });

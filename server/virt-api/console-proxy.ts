@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { log } from '../log';
+import { parseRequestTarget } from '../http/request-target';
 import { ApiError, rejectUpgrade } from './api-error';
 import { dialHandlerStream, resolveHandler } from './handler-client';
 import { checkStream, type StreamKind } from './lifecycle/vmi-checks';
@@ -133,7 +134,7 @@ export async function serveStream(ctx: SubresourceContext, caller: Caller, path:
     const vmi = await getVMI(ctx, path.namespace, path.name);
     checkStream(vmi, kind);
     const uid = vmi.metadata.uid ?? '';
-    const preserve = new URL(req.url ?? '/', 'http://x').searchParams.get('preserveSession') === 'true';
+    const preserve = parseRequestTarget(req.url)?.searchParams.get('preserveSession') === 'true';
     if (kind === 'vnc') ctx.vnc.checkPreserve(uid, path.name, preserve);
     const upstream = await dialHandlerStream(await resolveHandler(ctx.handlers, vmi), vmi, kind);
     const untrack = kind === 'vnc' ? ctx.vnc.track(uid) : () => undefined;

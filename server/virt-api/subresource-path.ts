@@ -1,6 +1,7 @@
 /** PURE: parsing `/apis/subresources.kubevirt.io/{version}/namespaces/{ns}/{plural}/{name}/{sub}`. */
 import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
 import { SERVED_VERSIONS } from './discovery';
+import { decodePathSegment } from '../http/request-target';
 
 export interface SubresourcePath {
   namespace: string;
@@ -14,10 +15,13 @@ const PREFIX = `/apis/${SUBRESOURCES_GROUP}/`;
 
 export function parseSubresourcePath(pathname: string): SubresourcePath | undefined {
   if (!pathname.startsWith(PREFIX)) return undefined;
-  const parts = pathname.slice(PREFIX.length).split('/').map(decodeURIComponent);
+  const decoded = pathname.slice(PREFIX.length).split('/').map(decodePathSegment);
+  if (decoded.some((p) => p === undefined)) return undefined;
+  const parts = decoded as string[];
   const [version, nsWord, namespace, resource, name, ...rest] = parts;
   if (!(SERVED_VERSIONS as readonly string[]).includes(version) || nsWord !== 'namespaces') return undefined;
   if (resource !== 'virtualmachines' && resource !== 'virtualmachineinstances') return undefined;
   if (!namespace || !name || !rest.length || rest.some((p) => !p)) return undefined;
   return { namespace, resource, name, subresource: rest.join('/') };
 }
+

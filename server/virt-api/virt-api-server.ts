@@ -23,6 +23,7 @@ import { ensureServingCert } from './serving-cert';
 import type { SubresourceContext } from './subresource-context';
 import { serveSubresource } from './subresource-handlers';
 import { parseSubresourcePath } from './subresource-path';
+import { requestPathname } from '../http/request-target';
 import { VncSessions } from './vnc-sessions';
 
 const apiLog = log.child({ component: 'virt-api' });
@@ -78,7 +79,8 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
     },
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const pathname = new URL(req.url ?? '/', 'https://x').pathname;
+    const pathname = requestPathname(req.url);
+    if (pathname === undefined) return sendApiError(res, new ApiError(400, 'BadRequest', 'invalid request target'));
     if (serveDiscovery(pathname, res)) return;
     if (WEBHOOK_PATH.test(pathname)) return void admission(req, res);
     const path = parseSubresourcePath(pathname);
@@ -90,7 +92,8 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   };
   const server: Server = createServer({ cert: cert.certPem, key: cert.keyPem, ca: cert.caPem, requestCert: true, rejectUnauthorized: false }, onRequest);
   server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
-    const path = parseSubresourcePath(new URL(req.url ?? '/', 'https://x').pathname);
+    const pathname = requestPathname(req.url);
+    const path = pathname === undefined ? undefined : parseSubresourcePath(pathname);
     if (!path) return rejectUpgrade(socket, new ApiError(404, 'NotFound', 'the server could not find the requested resource'));
     let caller;
     try { caller = identifyCaller(req); } catch (err) { return rejectUpgrade(socket, err); }

@@ -20,6 +20,7 @@ import { connectGuestSocket, StreamSessions, type StreamKind } from './stream-se
 import type { VMIHandler } from './vmi-handler';
 import { runVMIAction, type VMIAction } from './vmi-actions';
 import { PNG_CONTENT_TYPE, takeScreenshot } from './screenshot';
+import { requestPathname } from '../http/request-target';
 
 export interface HandlerServerOptions {
   handler: Pick<VMIHandler, 'lookup' | 'enqueue' | 'connections'>;
@@ -43,7 +44,7 @@ function checkToken(req: IncomingMessage, token: string): void {
 }
 
 function parseRoute(url: string | undefined): { namespace: string; name: string; sub: string } {
-  const m = ROUTE.exec(new URL(url ?? '/', 'http://x').pathname);
+  const m = ROUTE.exec(requestPathname(url) ?? '');
   if (!m) throw new HttpError(404, 'not found');
   return { namespace: m[1], name: m[2], sub: m[3] };
 }
@@ -56,7 +57,8 @@ function findRunning(opts: HandlerServerOptions, namespace: string, name: string
 }
 
 async function handleRequest(opts: HandlerServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const path = requestPathname(req.url);
+  if (path === undefined) throw new HttpError(400, 'invalid request target');
   if (path === '/healthz') return void res.writeHead(200).end('ok');
   if (path === '/metrics') {
     const m = await opts.metrics();

@@ -33,4 +33,21 @@ describe('decodeProtobufBody', () => {
   ])('answers 415 for %s', (_n, body) => {
     expect(() => decodeProtobufBody(body)).toThrow(expect.objectContaining({ code: 415 }));
   });
+
+  const full = envelope('v1', 'SelfSubjectReview', msg(field(1, msg(field(1, 'me')))));
+  // a cut on a field boundary is a shorter valid message; a cut inside a field is a 400 (or 415 once the kind is lost)
+  it.each(Array.from({ length: full.length - 4 }, (_, i) => i + 4))('a body truncated to %i bytes returns or answers 4xx, never hangs', (n) => {
+    let code = 200;
+    try { decodeProtobufBody(full.subarray(0, n)); } catch (err) { code = (err as { code: number }).code; }
+    expect([200, 400, 415]).toContain(code);
+  });
+
+  it('answers 400 for a body cut inside a field', () => {
+    expect(() => decodeProtobufBody(full.subarray(0, full.length - 1))).toThrow(expect.objectContaining({ code: 400 }));
+  });
+
+  it('answers 400 for a varint that never ends', () => {
+    const body = Buffer.concat([Buffer.from('k8s\0', 'binary'), Buffer.alloc(20, 0xff)]);
+    expect(() => decodeProtobufBody(body)).toThrow(expect.objectContaining({ code: 400 }));
+  });
 });

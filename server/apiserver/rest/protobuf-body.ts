@@ -1,4 +1,4 @@
-import { unsupportedMediaType } from './status-error';
+import { badRequest, unsupportedMediaType } from './status-error';
 
 /**
  * Decoding of the Kubernetes protobuf envelope ("k8s\0" + runtime.Unknown) for the few kinds
@@ -10,15 +10,25 @@ const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
 type Fields = Map<number, (Buffer | number)[]>;
 
+/** a body that ends inside a field, or a varint longer than 10 bytes: kube answers such bodies with a 400 */
+const malformed = (what: string) => badRequest(`the body of the request was in an unknown format: invalid protobuf: ${what}`);
+const MAX_VARINT_BYTES = 10;
+
 function readVarint(buf: Buffer, pos: number): [number, number] {
   let result = 0;
-  let shift = 0;
-  for (;;) {
+  for (let i = 0; i < MAX_VARINT_BYTES; i++) {
+    if (pos >= buf.length) throw malformed('unexpected end of data');
     const b = buf[pos++];
-    result += (b & 0x7f) * 2 ** shift;
+    result += (b & 0x7f) * 2 ** (7 * i);
     if (b < 0x80) return [result, pos];
-    shift += 7;
   }
+  throw malformed('varint overflow');
+}
+
+/** the next `len` bytes, which must all be there */
+function take(buf: Buffer, pos: number, len: number): [Buffer, number] {
+  if (len > buf.length - pos) throw malformed('unexpected end of data');
+  return [buf.subarray(pos, pos + len), pos + len];
 }
 
 /** one message's fields: length-delimited as Buffers, varints as numbers */
@@ -31,10 +41,10 @@ function readFields(buf: Buffer): Fields {
     const [num, wire] = [Math.floor(tag / 8), tag & 7];
     let v: Buffer | number;
     if (wire === 0) [v, pos] = readVarint(buf, pos);
-    else if (wire === 2) { let len: number; [len, pos] = readVarint(buf, pos); v = buf.subarray(pos, pos + len); pos += len; }
-    else if (wire === 1) { v = buf.subarray(pos, pos + 8); pos += 8; }
-    else if (wire === 5) { v = buf.subarray(pos, pos + 4); pos += 4; }
-    else throw new Error(`unsupported wire type ${wire}`);
+    else if (wire === 2) { let len: number; [len, pos] = readVarint(buf, pos); [v, pos] = take(buf, pos, len); }
+    else if (wire === 1) [v, pos] = take(buf, pos, 8);
+    else if (wire === 5) [v, pos] = take(buf, pos, 4);
+    else throw malformed(`unsupported wire type ${wire}`);
     if (!fields.has(num)) fields.set(num, []);
     fields.get(num)!.push(v);
   }

@@ -1,3 +1,5 @@
+import { badRequest } from './status-error';
+import { decodePathSegment, parseRequestTarget } from '../../http/request-target';
 /** What a resource request asks for, parsed from method + URL like kube's RequestInfoFactory. */
 export interface RequestInfo {
   isResource: boolean;
@@ -29,12 +31,21 @@ function verbFor(method: string, hasName: boolean, query: URLSearchParams): stri
   }
 }
 
+/** A path segment decoded; a malformed escape (`%`, `%zz`, a broken UTF-8 sequence) is the client's error. */
+function decodeSegment(segment: string): string {
+  const decoded = decodePathSegment(segment);
+  if (decoded === undefined) throw badRequest(`invalid request path: malformed percent-encoding in ${JSON.stringify(segment.slice(0, 100))}`);
+  return decoded;
+}
+
+/** kube's RequestInfo from a method and request target; throws a 400 StatusError for a target it cannot parse */
 export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
-  const url = new URL(rawUrl, 'https://local');
+  const url = parseRequestTarget(rawUrl);
+  if (!url) throw badRequest('invalid request target');
   const path = url.pathname;
   const query = url.searchParams;
   const base: RequestInfo = { isResource: false, path, verb: method.toLowerCase(), group: '', version: '', resource: '', query };
-  let parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  let parts = path.split('/').filter(Boolean).map(decodeSegment);
   if (parts[0] !== 'api' && parts[0] !== 'apis') return base;
   const apiPrefix = parts[0] as 'api' | 'apis';
   const minParts = apiPrefix === 'api' ? 3 : 4;

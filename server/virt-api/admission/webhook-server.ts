@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../../log';
+import { requestPathname } from '../../http/request-target';
 import { withAdmissionDefaults, type AdmissionConfig } from './admission-config';
 import { allowResponse, badRequestResponse, denyResponse, parseAdmissionReview, patchResponse, refuseResponse, type AdmissionReview } from './admission-review';
 import { WEBHOOK_ROUTES } from './admitters';
@@ -78,7 +79,8 @@ function send(res: ServerResponse, r: AdmissionHttpResult): void {
 /** A request listener for `https.createServer(tls, createAdmissionListener(ctx))`. */
 export function createAdmissionListener(ctx: AdmissionHandlerContext) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    const path = requestPathname(req.url);
+    if (path === undefined) return send(res, failure(400, 'BadRequest', 'invalid request target'));
     if (req.method !== 'POST') return send(res, failure(405, 'MethodNotAllowed', 'admission webhooks accept POST only'));
     try {
       const body = await readBody(req);
