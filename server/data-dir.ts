@@ -31,3 +31,23 @@ export const dataPaths = (dir: string) => ({
   logs: join(dir, 'logs'),
   bundle: join(dir, 'bundle'),
 });
+
+/** the kernel's limit for a unix socket path (sun_path is 108 bytes with the terminating NUL) */
+export const UNIX_SOCKET_PATH_MAX = 107;
+const LONGEST_POD_SOCKET = 'launcher.sock';
+const POD_UID_LENGTH = 36;
+
+/**
+ * The longest unix socket path a cluster in `dir` creates (a launcher's socket in a pod dir);
+ * checked at start so a long data dir is a clear error then, not a QEMU failure at the first VM.
+ */
+export function longestSocketPath(dir: string, nodeName: string): string {
+  return join(dataPaths(dir).node(nodeName), 'pods', 'u'.repeat(POD_UID_LENGTH), LONGEST_POD_SOCKET);
+}
+
+export function checkSocketPathLength(dir: string, nodeName: string): void {
+  const longest = Buffer.byteLength(longestSocketPath(dir, nodeName));
+  if (longest > UNIX_SOCKET_PATH_MAX) {
+    throw new Error(`data dir ${dir} is too long: its unix sockets would be ${longest} bytes, over the kernel's ${UNIX_SOCKET_PATH_MAX}; use a data dir of at most ${Buffer.byteLength(dir) - (longest - UNIX_SOCKET_PATH_MAX)} bytes`);
+  }
+}

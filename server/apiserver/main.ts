@@ -1,4 +1,6 @@
+import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { lockDataDir } from '../data-dir-lock';
 import { log } from '../log';
 import { dataPaths, defaultDataDir } from '../data-dir';
 import { writeKubeconfig } from './kubeconfig';
@@ -6,12 +8,22 @@ import { startApiServer } from './server';
 import { COMPONENT_USERS, ensureTokens, tokenFor } from './tokens';
 
 const DEFAULT_PORT = 6443;
+/** one API server per store: a second one on the same state.db is refused */
+const APISERVER_LOCK_FILE = 'apiserver.lock';
 
 /** `kv apiserver --data-dir DIR --port N`: runs the API server until SIGTERM/SIGINT */
 export async function runApiServerCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } } });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const logger = log.child({ component: 'apiserver' });
+  let releaseLock: () => void;
+  try {
+    mkdirSync(dataPaths(dataDir).apiserver, { recursive: true, mode: 0o700 });
+    releaseLock = lockDataDir(dataPaths(dataDir).apiserver, 'kv apiserver', APISERVER_LOCK_FILE);
+  } catch (err) {
+    process.stderr.write(`kv apiserver: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
   const srv = await startApiServer({ dataDir, port: values.port ? Number(values.port) : DEFAULT_PORT, host: values.host });
   const paths = dataPaths(dataDir);
   // component identities first: whoever waits for DIR/kubeconfig may start components at once
@@ -25,7 +37,7 @@ export async function runApiServerCommand(argv: string[]): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'apiserver stopping');
-      srv.close().then(resolve, resolve);
+      srv.close().finally(() => { releaseLock(); resolve(); });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { dataPaths } from '../data-dir';
+import { checkSocketPathLength, dataPaths } from '../data-dir';
+import { lockDataDir } from '../data-dir-lock';
 import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
@@ -40,7 +41,15 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const paths = dataPaths(opts.dataDir);
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  let releaseLock: () => void;
+  try {
+    checkSocketPathLength(opts.dataDir, `node-${opts.nodes}`);
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    releaseLock = lockDataDir(opts.dataDir, 'kv up');
+  } catch (err) {
+    process.stderr.write(`kv up: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
   const { log: upLog, say } = createUpLog(paths.logs);
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
   const p = plan(opts);
@@ -64,6 +73,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     const leftovers = sweepPodProcesses(paths.nodes);
     if (leftovers.length) upLog.warn({ pids: leftovers }, 'killed leftover pod processes');
     say('kv up: stopped');
+    releaseLock();
     process.exit(code);
   };
   process.on('SIGTERM', () => void stop(0));
