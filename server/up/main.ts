@@ -10,6 +10,12 @@ import { ensureDemoImage } from './demo-image';
 import { consoleLoginUrl } from './login-url';
 import { BUNDLE_ENV, pinKvBundle } from '../bundle/pin-bundle';
 
+/** the API server's /healthz answers 200 within the bound (it is a public path: no token needed) */
+async function apiServerAnswers(kubeconfig: string, timeoutMs: number): Promise<boolean> {
+  const access = readApiAccess(kubeconfig);
+  return !!access && (await apiGet(access, '/healthz', timeoutMs)).status === 200;
+}
+
 /** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
 function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
   const common = ['--data-dir', o.dataDir];
@@ -19,7 +25,7 @@ function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[
   const as = (component: string) => ['--kubeconfig', paths.componentKubeconfig(component)];
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
   return {
-    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)] },
+    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
       { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
@@ -28,7 +34,10 @@ function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[
       { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
       { name: `${n}-handler`, args: ['handler', ...common, ...as('virt-handler'), '--node', n] },
     ]),
-    console: o.console ? { name: 'console', args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host] } : undefined,
+    console: o.console ? {
+      name: 'console', args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host],
+      liveness: { check: async (timeoutMs) => (await httpStatus(`http://${o.host}:${o.consolePort}/healthz`, timeoutMs)) === 200 },
+    } : undefined,
   };
 }
 

@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log';
+import { watchLiveness, type LivenessProbe } from './liveness';
 
 /** bin/kv.mjs runs the prebuilt bundle when fresh, else the sources through tsx. */
 const kvScript = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
@@ -12,6 +13,8 @@ export interface ComponentSpec {
   /** `kv` subcommand and its flags */
   args: string[];
   env?: Record<string, string>;
+  /** restarts the component when it stops answering, not only when it exits */
+  liveness?: LivenessProbe;
 }
 
 const MIN_BACKOFF_MS = 250;
@@ -30,6 +33,8 @@ export class SupervisedComponent {
   private backoff = MIN_BACKOFF_MS;
   private restartTimer?: NodeJS.Timeout;
   restarts = 0;
+  /** restarts caused by a failed liveness probe (a hung, not a dead, component) */
+  livenessRestarts = 0;
 
   constructor(private readonly spec: ComponentSpec, private readonly logDir: string, private readonly log: Logger) {}
 
@@ -48,7 +53,17 @@ export class SupervisedComponent {
     const startedAt = Date.now();
     this.child = child;
     this.log.info({ component: this.spec.name, pid: child.pid }, 'component started');
+    const probing = new AbortController();
+    if (this.spec.liveness) {
+      watchLiveness(this.spec.liveness, probing.signal, (failures) => {
+        if (this.stopping || this.child !== child) return;
+        this.livenessRestarts++;
+        this.log.warn({ component: this.spec.name, pid: child.pid, failures }, 'component stopped answering its liveness probe; killing it');
+        child.kill('SIGKILL');
+      });
+    }
     child.on('exit', (code, signal) => {
+      probing.abort();
       out.end();
       if (this.child === child) this.child = undefined;
       if (this.stopping) return;
