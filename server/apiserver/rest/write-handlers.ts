@@ -18,9 +18,22 @@ export async function handleCreate(r: ResourceRequest): Promise<void> {
   sendJson(r.res, 201, result.object, warningHeaders(result.warnings));
 }
 
+/**
+ * kube's custom resource strategy does not allow an unconditional update: a PUT must name the
+ * resourceVersion it replaces (built-in kinds mostly allow it, and so do we for them)
+ */
+function requireResourceVersionForCustomResource(rt: ResourceRequest['rt'], name: string, body: unknown): void {
+  if (rt.builtin) return;
+  const meta = (body as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
+  if (meta && typeof meta === 'object' && !meta.resourceVersion) {
+    throw invalid(rt, name, [{ reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' }]);
+  }
+}
+
 export async function handleUpdate(r: ResourceRequest): Promise<void> {
   const { ctx, rt, info, user } = r;
   const body = parseBody(await readBody(r.req), r.req.headers['content-type']);
+  if (!info.subresource) requireResourceVersionForCustomResource(rt, info.name!, body);
   const result = await updateObject(ctx, { rt, namespace: info.namespace, name: info.name!, subresource: info.subresource, mutate: () => body }, writeOptionsFrom(info.query, user));
   sendJson(r.res, 200, result.object, warningHeaders(result.warnings));
 }
