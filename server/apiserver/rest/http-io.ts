@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { decodeProtobufBody, PROTOBUF } from './protobuf-body';
+import { MAX_NESTING_DEPTH, nestsTooDeep } from '../../http/nesting-depth';
 import { badRequest, StatusError, toStatusError, unsupportedMediaType } from './status-error';
 
-const MAX_BODY = 8 * 1024 * 1024;
+/** kube-apiserver's default --max-request-body-bytes (3 MiB) */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -11,7 +13,14 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) { reject(new StatusError(413, 'RequestEntityTooLarge', 'request entity too large')); req.destroy(); return; }
+      if (size > MAX_REQUEST_BODY_BYTES) {
+        reject(new StatusError(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`));
+        // answer now (the rejection writes the Status) and drop the rest of the body unread into
+        // memory; a client that never stops sending is cut off by the server's request timeout
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
       chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -29,11 +38,14 @@ export function parseBody(buf: Buffer, contentType: string | undefined): any {
   const text = buf.toString('utf8');
   if (!text.trim()) throw badRequest('the body of the request was empty');
   const isYaml = /yaml/.test(contentType ?? '');
+  let body: unknown;
   try {
-    return isYaml ? parseYaml(text) : JSON.parse(text);
+    body = isYaml ? parseYaml(text) : JSON.parse(text);
   } catch (e) {
     throw badRequest(`error decoding ${isYaml ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
   }
+  if (nestsTooDeep(body)) throw badRequest(`error decoding ${isYaml ? 'YAML' : 'JSON'}: exceeded max depth of ${MAX_NESTING_DEPTH}`);
+  return body;
 }
 
 export function mediaType(contentType: string | undefined): string {
