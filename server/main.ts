@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { log } from './log';
 import { registerConsole } from './console/register';
+import { screenConsoleRequest } from './console/request-screen';
+import { rejectUpgrade } from './console/upgrade-reject';
+import { requestPathname } from './http/request-target';
 import { startVirtApi } from './virt-api/virt-api-server';
 
 const consoleLog = log.child({ component: 'console' });
@@ -44,13 +47,24 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
       return;
     }
-    void handle(req, res, parse(req.url!, true));
+    const refusal = screenConsoleRequest(req.method, req.url);
+    if (refusal) {
+      res.writeHead(refusal.code, { 'content-type': 'text/plain; charset=utf-8' }).end(refusal.message);
+      return;
+    }
+    handle(req, res, parse(req.url!, true)).catch((err: unknown) => {
+      consoleLog.error({ err, method: req.method, url: req.url }, 'request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('internal error');
+    });
   });
   server.on('upgrade', (req, socket, head) => {
-    const { pathname } = parse(req.url ?? '/');
-    const route = upgradeRoutes.find((r) => pathname?.startsWith(r.prefix));
-    if (route) route.handle(req, socket, head);
-    else if (!pathname?.startsWith('/_next/')) socket.destroy(); // Next handles its own HMR upgrades
+    const pathname = requestPathname(req.url);
+    const route = pathname === undefined ? undefined : upgradeRoutes.find((r) => pathname.startsWith(r.prefix));
+    if (route) return route.handle(req, socket, head);
+    // in development Next answers its own HMR upgrades under /_next/; anything else is refused
+    if (values.dev && pathname?.startsWith('/_next/')) return;
+    rejectUpgrade(socket, 404, 'no WebSocket endpoint here');
   });
   await new Promise<void>((r) => server.listen(port, hostname, r));
   // virt-api: in embedded mode it registers its own APIService/webhooks; in a cluster the manifests

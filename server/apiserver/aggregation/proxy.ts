@@ -1,5 +1,5 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { checkServerIdentity } from 'node:tls';
 import { log } from '../../log';
@@ -7,6 +7,15 @@ import { apiServiceTarget, isAPIServiceAvailable, type ProxyTarget } from './api
 import { forwardedHeaders, returnedHeaders } from './proxy-headers';
 
 const logger = log.child({ component: 'aggregation' });
+
+/**
+ * One connection per proxied request. Node's global agent keeps connections alive, and a request
+ * sent on a pooled connection just as the aggregated server closes it for idleness fails with
+ * "socket hang up" (a spurious 503, found by e2e/http-fuzz.test.ts); the body already streamed
+ * upstream cannot be replayed, so never reuse.
+ */
+const httpAgent = new HttpAgent({ keepAlive: false });
+const httpsAgent = new HttpsAgent({ keepAlive: false });
 
 type User = { username: string; groups: string[] };
 
@@ -72,6 +81,7 @@ function openUpstream(svc: any, req: IncomingMessage, user: User, upgrade: boole
     port: target.url.port || undefined,
     method: req.method,
     path: req.url,
+    agent: target.url.protocol === 'http:' ? httpAgent : httpsAgent,
     headers: forwardedHeaders(req.headers, user, { upgrade, host: target.url.host }),
     ...(target.url.protocol === 'https:' ? tlsOptions(target) : {}),
   };
