@@ -33,7 +33,7 @@ describe('process-kubelet on the embedded API server', () => {
   beforeAll(async () => {
     api = await startTestApiServer();
     c = makeKubeClients(api.kc);
-    kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, nodesTotal: 2, leaseIntervalMs: 500, restartBackoffBaseMs: 50, stopPodsOnExit: true });
+    kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, nodesTotal: 2, leaseIntervalMs: 500, restartBackoffBaseMs: 50, stopPodsOnExit: true, allowHostCommands: true });
     running = kubelet.run(stop.signal);
   });
   afterAll(async () => {

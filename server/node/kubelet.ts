@@ -29,6 +29,8 @@ export interface KubeletOptions {
   leaseIntervalMs?: number;
   statusIntervalMs?: number;
   restartBackoffBaseMs?: number;
+  /** run any Pod's command as a host process, not only launcher Pods (kubelet tests; never kv up) */
+  allowHostCommands?: boolean;
 }
 
 /**
@@ -63,6 +65,7 @@ export class Kubelet {
       launch: { nodeName: opts.nodeName, dataDir: opts.dataDir, kvScript: KV_SCRIPT, nodeExecutable: process.execPath, hostEnv: process.env },
       requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
+      allowHostCommands: opts.allowHostCommands,
     });
     this.pods.on(this.controller.enqueueHandlers());
   }

@@ -4,9 +4,12 @@ import { BUNDLE_ENV } from '../bundle/pin-bundle';
 import { dataDirFromFlags, kubeConfigFromFlags, parseFlags, signalOnTermination } from './cli-flags';
 import { Kubelet } from './kubelet';
 
-/** `kv node --name N [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]` */
+/**
+ * `kv node --name N [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]
+ * [--allow-host-commands]` (the last for kubelet tests only: any Pod's command runs on the host)
+ */
 export async function runNodeCommand(argv: string[]): Promise<void> {
-  const flags = parseFlags(argv, { name: { type: 'string' }, 'nodes-total': { type: 'string' }, 'stop-pods-on-exit': { type: 'boolean' } });
+  const flags = parseFlags(argv, { name: { type: 'string' }, 'nodes-total': { type: 'string' }, 'stop-pods-on-exit': { type: 'boolean' }, 'allow-host-commands': { type: 'boolean' } });
   const nodeName = typeof flags.name === 'string' ? flags.name : '';
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) {
     process.stderr.write('usage: kv node --name <node-name> [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]\n');
@@ -19,6 +22,7 @@ export async function runNodeCommand(argv: string[]): Promise<void> {
     dataDir: dataDirFromFlags(flags),
     nodesTotal: Number.isInteger(nodesTotal) && nodesTotal > 0 ? nodesTotal : 1,
     stopPodsOnExit: flags['stop-pods-on-exit'] === true,
+    allowHostCommands: flags['allow-host-commands'] === true,
   });
   const logger = log.child({ component: 'kubelet', node: nodeName });
   logger.info('kubelet starting');

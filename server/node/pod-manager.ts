@@ -8,6 +8,7 @@ import { keyOf, splitKey } from '../kube/resources';
 import { EventRecorder, EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { formatKubeTime } from '../kube/time';
 import { resolveContainerLaunch, type LaunchContext } from './pod-command';
+import { refuseImage } from './image-policy';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
@@ -27,6 +28,8 @@ export interface PodManagerOptions {
   requeue: (key: string, afterMs?: number) => void;
   restartBackoffBaseMs?: number;
   restartBackoffMaxMs?: number;
+  /** run any container command as a host process (kubelet tests only; see image-policy.ts) */
+  allowHostCommands?: boolean;
 }
 
 /**
@@ -121,6 +124,13 @@ export class PodManager {
 
   private start(pod: V1Pod, rt: PodRuntime): void {
     const container = pod.spec!.containers[0];
+    const refusal = refuseImage(container, this.opts.allowHostCommands);
+    if (refusal) {
+      if (!rt.refused) void this.events.record(pod, EventTypeWarning, EVENT_FAILED, refusal.message);
+      rt.refused = refusal;
+      this.log.warn({ pod: rt.key, uid: rt.uid, image: container.image }, 'image not runnable; not started');
+      return;
+    }
     const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir });
     if ('error' in launch) {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);

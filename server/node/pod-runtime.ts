@@ -33,6 +33,8 @@ export interface PodRuntime extends PodState {
   /** Not before this time (ms) may the container be restarted (crash-loop backoff). */
   restartAt?: number;
   terminating?: { since: number; graceMs: number; killed: boolean };
+  /** set when the kubelet refused to run the container's image (it stays Waiting with this reason) */
+  refused?: { reason: string; message: string };
   /** Only for processes this kubelet process spawned (adopted ones are polled). */
   child?: ChildProcess;
 }

@@ -1,9 +1,11 @@
 /**
  * kv up keeps its promises about its own processes: a hung component (it stops answering, it does
  * not exit) is killed and restarted by the liveness probe; a second `kv up` on the same data dir
- * refuses and touches nothing.
+ * refuses and touches nothing; the embedded kubelet runs no image but the launcher's.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiGet } from '../server/up/readiness';
@@ -51,4 +53,19 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a second kv up on the same data dir 
   expect(apiServerPids()).toEqual(before);
   expect((await apiGet(cluster.access, '/api/v1/nodes')).status).toBe(200);
   expect(execFileSync('kubectl', ['--kubeconfig', cluster.kubeconfig, 'get', 'nodes', '-o', 'name'], { encoding: 'utf8' })).toContain('node/node-1');
+});
+
+it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a Pod with any image but the launcher never runs on a node: it waits with ErrImagePull and says why', async () => {
+  const marker = `/tmp/kv-pwned-${randomUUID()}`;
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', `touch ${marker}`] }] } };
+  execFileSync('kubectl', ['--kubeconfig', cluster.kubeconfig, 'apply', '-f', '-'], { input: JSON.stringify(pod) });
+  const waiting = await until('the pod to be refused', 30_000, async () => {
+    const p = (await apiGet(cluster.access, '/api/v1/namespaces/default/pods/shell')).body;
+    return p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull' ? p.status.containerStatuses[0].state.waiting : undefined;
+  });
+  expect(waiting.message).toMatch(/image "busybox" not runnable by the embedded kubelet/);
+  const events = (await apiGet(cluster.access, '/api/v1/namespaces/default/events')).body.items as { involvedObject: { name: string }; reason: string; type: string }[];
+  expect(events.some((e) => e.involvedObject.name === 'shell' && e.type === 'Warning')).toBe(true);
+  expect(existsSync(marker)).toBe(false);
+  execFileSync('kubectl', ['--kubeconfig', cluster.kubeconfig, 'delete', 'pod', 'shell', '--wait=true', '--timeout=30s']);
 });

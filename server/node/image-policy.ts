@@ -1,0 +1,34 @@
+/**
+ * What the embedded kubelet agrees to run. It has no container runtime: a container becomes a host
+ * process with the kubelet's privileges, so an arbitrary image with a command would be a shell on
+ * the host for anyone who may create Pods. It runs kubevirt-ts's own launcher (the image
+ * virt-controller renders, command `kv launcher`) and refuses everything else with the status a
+ * kubelet gives an image it cannot pull. `allowHostCommands` (kubelet tests only; `kv up` never
+ * sets it) lifts the rule.
+ */
+import type { V1Container } from '@kubernetes/client-node';
+
+export const LAUNCHER_IMAGE_REPOSITORY = 'kubevirt-ts/virt-launcher';
+export const IMAGE_REFUSED_REASON = 'ErrImagePull';
+
+export interface ImageRefusal { reason: string; message: string }
+
+/** the image without its tag or digest */
+function repositoryOf(image: string): string {
+  const at = image.indexOf('@');
+  const noDigest = at >= 0 ? image.slice(0, at) : image;
+  const slash = noDigest.lastIndexOf('/');
+  const colon = noDigest.lastIndexOf(':');
+  return colon > slash ? noDigest.slice(0, colon) : noDigest;
+}
+
+export function refuseImage(container: V1Container, allowHostCommands = false): ImageRefusal | undefined {
+  if (allowHostCommands) return undefined;
+  const image = container.image ?? '';
+  const argv = [...(container.command ?? []), ...(container.args ?? [])];
+  if (repositoryOf(image) === LAUNCHER_IMAGE_REPOSITORY && argv[0] === 'kv' && argv[1] === 'launcher') return undefined;
+  return {
+    reason: IMAGE_REFUSED_REASON,
+    message: `image "${image}" not runnable by the embedded kubelet: it runs only ${LAUNCHER_IMAGE_REPOSITORY} with the command "kv launcher" (a process node has no container runtime to isolate anything else)`,
+  };
+}
