@@ -40,3 +40,19 @@ export function formatBytes(bytes: number): string {
   while (Math.abs(v) >= 1024 && i < units.length - 1) { v /= 1024; i += 1; }
   return `${Number.isInteger(v) ? v : v.toFixed(1)}${units[i]}`;
 }
+
+export const MIB = 2 ** 20;
+const BINARY_UNITS: [string, number][] = [['Ti', 2 ** 40], ['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]];
+
+/** Bytes (rounded up) → the shortest exact binary quantity (`1184Mi`, `2Gi`), or plain bytes when not a whole Ki: for Pod resources. */
+export function formatBinaryQuantity(bytes: number): string {
+  const n = Math.ceil(bytes);
+  for (const [suffix, size] of BINARY_UNITS) if (n % size === 0) return `${n / size}${suffix}`;
+  return String(n);
+}
+
+/** Cores (rounded up to a millicore) → a CPU quantity (`100m`, `2`). */
+export function formatCPUQuantity(cores: number): string {
+  const milli = Math.ceil(cores * 1000);
+  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+}

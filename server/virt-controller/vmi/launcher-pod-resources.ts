@@ -13,7 +13,7 @@
  *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
  *   dedicatedCpuPlacement → cpu requests = limits = vCPUs, memory limit = request (Guaranteed QoS).
  */
-import { MIB, formatBytes, formatCPU, parseQuantity } from './quantity';
+import { MIB, formatBinaryQuantity as formatBytes, formatCPUQuantity as formatCPU, parseQuantity } from '../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export const PAGE_TABLE_DIVISOR = 512;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { renderLauncherPod } from './render-launcher-pod';
 import { memoryOverheadBytes } from './launcher-pod-resources';
-import { MIB, parseQuantity } from './quantity';
+import { MIB, parseQuantity } from '../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 const dir = join(import.meta.dirname, 'testdata');
