@@ -13,7 +13,7 @@ import { freePort, startCluster } from '../e2e/harness';
 import { clientsOf, getVMI, getVMIM, migrate, NS, until } from '../e2e/migration-helpers';
 import { dataPaths } from '../server/data-dir';
 import { resolveImage } from '../server/images/image-store';
-import { ANNOTATION_HANDLER_ENDPOINT } from '../server/virt-handler/constants';
+import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream, waitForSerial } from '../server/virt-handler/testing/stack-helpers';
 import { QmpClient } from '../server/virt-launcher/qmp-client';
 
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     } as any);
     const vmi = await until('idle Running', async () => { const v = await getVMI(k, 'idle'); return v?.status?.phase === 'Running' && v; }, 120_000);
     const node = await k.core.readNode({ name: vmi.status.nodeName });
-    const ws = await openStream(handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]), NS, 'idle', 'console');
+    const ws = await openStream(handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![Annotation.HandlerEndpoint]), NS, 'idle', 'console');
     await waitForSerial(ws, 'login:', 120_000);
     ws.close();
     const totals: number[] = [];

@@ -13,7 +13,7 @@ import { dataPaths } from '../server/data-dir';
 import { resolveImage } from '../server/images/image-store';
 import { makeKubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
-import { ANNOTATION_HANDLER_ENDPOINT } from '../server/virt-handler/constants';
+import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { WebSocket } from 'ws';
 import { StageRecorder } from './vmi-start-stages';
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     await stages.start();
     const watchLogin = async (name: string, node: string) => {
       const n = await k.core.readNode({ name: node });
-      const h = handlerAccess(cluster.dataDir, node, n.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]);
+      const h = handlerAccess(cluster.dataDir, node, n.metadata!.annotations![Annotation.HandlerEndpoint]);
       const ws = await openStream(h, NS, name, 'console');
       login.set(name, await waitForLogin(ws, created.get(name)!));
       ws.close();

@@ -16,6 +16,7 @@ import { apiGet } from '../server/up/readiness';
 import { findProcesses } from '../server/virt-handler/testing/stack-helpers';
 import { startCluster, type TestCluster } from './harness';
 import { sampleFuzzRequests, type FramedRequest, type Identity, type RawRequest } from './support/http-fuzz-requests';
+import { Annotation } from '../lib/kubevirt/labels';
 
 const COUNT = Number(process.env.HTTP_FUZZ_COUNT ?? 100_000);
 const SEED = Number(process.env.HTTP_FUZZ_SEED ?? 20261124);
@@ -36,7 +37,7 @@ async function discoverListeners(): Promise<Listener[]> {
   if (addr) out.push({ name: 'virt-api', ...tls(`https://${addr.addresses[0].ip}:${addr.ports[0].port}`) });
   if (cluster.consoleUrl) out.push({ name: 'console', ...plain(cluster.consoleUrl) });
   for (const node of (await apiGet(cluster.access, '/api/v1/nodes')).body.items) {
-    const url = node.metadata.annotations?.['kubevirt.io/handler-endpoint'];
+    const url = node.metadata.annotations?.[Annotation.HandlerEndpoint];
     if (url) out.push({ name: `${node.metadata.name}-handler`, ...(url.startsWith('https') ? tls(url) : plain(url)) });
   }
   return out;

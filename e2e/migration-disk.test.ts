@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { KubeClients } from '../server/kube/clients';
-import { ANNOTATION_HANDLER_ENDPOINT } from '../server/virt-handler/constants';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import { startCluster, type TestCluster } from './harness';
 import { clientsOf, finalMigration, getVMI, migrate, NS, until } from './migration-helpers';
+import { Annotation } from '../lib/kubevirt/labels';
 
 const CMDLINE = 'console=tty0 console=ttyS0,115200 quiet panic=-1';
 const DATA = `kv-disk-${Date.now()}`;
@@ -26,7 +26,7 @@ afterAll(async () => { await cluster?.stop(); });
 async function shell(name: string): Promise<{ ws: WebSocket; run: (cmd: string, marker: string) => Promise<string> }> {
   const vmi = await getVMI(k, name);
   const node = await k.core.readNode({ name: vmi.status.nodeName });
-  const ws = await openStream(handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]), NS, name, 'console');
+  const ws = await openStream(handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![Annotation.HandlerEndpoint]), NS, name, 'console');
   let text = '';
   ws.on('message', (d: Buffer) => { text += d.toString('latin1'); });
   let pokedAt = 0;

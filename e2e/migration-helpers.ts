@@ -8,9 +8,9 @@ import type WebSocket from 'ws';
 import { dataPaths } from '../server/data-dir';
 import { makeKubeClients, type KubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
-import { ANNOTATION_HANDLER_ENDPOINT } from '../server/virt-handler/constants';
 import { handlerAccess, isAlive, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { TestCluster } from './harness';
+import { Annotation } from '../lib/kubevirt/labels';
 
 export { isAlive };
 export const NS = 'default';
@@ -82,7 +82,7 @@ export class CounterReader {
     const r = new CounterReader();
     const vmi = await getVMI(k, name);
     const node = await k.core.readNode({ name: vmi.status.nodeName });
-    const h = handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]);
+    const h = handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![Annotation.HandlerEndpoint]);
     r.ws = await openStream(h, NS, name, 'console');
     r.ws.on('message', (d: Buffer) => r.take(d.toString('latin1')));
     return r;

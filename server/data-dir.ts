@@ -28,6 +28,8 @@ export const dataPaths = (dir: string) => ({
   images: join(dir, 'images'),
   nodes: join(dir, 'nodes'),
   node: (name: string) => join(dir, 'nodes', name),
+  /** the bearer token a node's virt-handler accepts from virt-api (written by the handler at start) */
+  handlerToken: (node: string) => join(dir, 'nodes', node, 'handler.token'),
   logs: join(dir, 'logs'),
   bundle: join(dir, 'bundle'),
 });

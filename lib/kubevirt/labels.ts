@@ -36,6 +36,8 @@ export const Annotation = {
   Heartbeat: 'kubevirt.io/heartbeat',
   ImmediateDataVolumeCreation: 'kubevirt.io/immediate-data-volume-creation',
   DefaultContainer: 'kubectl.kubernetes.io/default-container',
+  /** on a Node: the URL where virt-api reaches that node's virt-handler (kubevirt-ts; KubeVirt uses the handler's Pod IP) */
+  HandlerEndpoint: 'kubevirt.io/handler-endpoint',
 } as const;
 
 export const Finalizer = {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { parse } from 'yaml';
+import { Annotation } from '../../lib/kubevirt/labels';
 
 export interface ApiAccess { server: string; ca: string; token: string }
 
@@ -56,7 +57,6 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
   }
 }
 
-const HANDLER_ENDPOINT_ANNOTATION = 'kubevirt.io/handler-endpoint';
 
 /**
  * Names of Nodes that can run guests: Ready (the kubelet reports) and advertising their
@@ -67,6 +67,6 @@ export async function readyNodes(access: ApiAccess): Promise<string[]> {
   if (status !== 200) return [];
   return (body.items ?? [])
     .filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'))
-    .filter((n: any) => !!n.metadata?.annotations?.[HANDLER_ENDPOINT_ANNOTATION])
+    .filter((n: any) => !!n.metadata?.annotations?.[Annotation.HandlerEndpoint])
     .map((n: any) => n.metadata.name);
 }

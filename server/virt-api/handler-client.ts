@@ -4,17 +4,15 @@
  * streams are WebSockets dialed before the client is upgraded, so failures stay HTTP statuses.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import WebSocket from 'ws';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { dataPaths } from '../data-dir';
 import { messageOf } from '../kube/api-errors';
 import { ApiError, badRequest, internal } from './api-error';
+import { Annotation } from '../../lib/kubevirt/labels';
 
 /** Written by virt-handler on its Node (see server/virt-handler/constants.ts). */
-export const HANDLER_ENDPOINT_ANNOTATION = 'kubevirt.io/handler-endpoint';
-const HANDLER_TOKEN_FILE = 'handler.token';
 const COMMAND_TIMEOUT_MS = 30_000;
 
 export interface HandlerEndpoint { url: string; token: string }
@@ -30,7 +28,7 @@ export async function resolveHandler(h: HandlerLookup, vmi: VirtualMachineInstan
   if (!node) throw badRequest('VMI is not running');
   let url: string | undefined;
   try {
-    url = (await h.core.readNode({ name: node })).metadata?.annotations?.[HANDLER_ENDPOINT_ANNOTATION];
+    url = (await h.core.readNode({ name: node })).metadata?.annotations?.[Annotation.HandlerEndpoint];
   } catch (err) {
     throw internal(`unable to find the handler of node ${node}: ${messageOf(err)}`);
   }
@@ -38,7 +36,7 @@ export async function resolveHandler(h: HandlerLookup, vmi: VirtualMachineInstan
   // cluster mode: the handlers' shared token comes from a Secret; embedded: one file per node
   let token = process.env.KV_HANDLER_TOKEN ?? '';
   if (!token && h.dataDir) {
-    try { token = readFileSync(join(dataPaths(h.dataDir).node(node), HANDLER_TOKEN_FILE), 'utf8').trim(); } catch { /* no token: the handler answers 401 */ }
+    try { token = readFileSync(dataPaths(h.dataDir).handlerToken(node), 'utf8').trim(); } catch { /* no token: the handler answers 401 */ }
   }
   return { url: url.replace(/\/$/, ''), token };
 }

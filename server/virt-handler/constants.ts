@@ -21,9 +21,7 @@ export const Reason = {
 } as const;
 
 /** The node's virt-handler URL (virt-api forwards console/VNC/pause to it). */
-export const ANNOTATION_HANDLER_ENDPOINT = 'kubevirt.io/handler-endpoint';
 /** File in the node runtime dir holding the bearer token virt-api must present. */
-export const HANDLER_TOKEN_FILE = 'handler.token';
 
 /** WebSocket close codes the handler uses on console/VNC streams. */
 export const CloseCode = {

@@ -4,20 +4,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { dataPaths } from '../data-dir';
 import { messageOf } from '../kube/api-errors';
 import { delay } from '../kube/backoff';
 import { mergePatch } from '../kube/clients';
 import type { Logger } from '../log';
-import { Label } from '../../lib/kubevirt/labels';
-import { ANNOTATION_HANDLER_ENDPOINT, HANDLER_TOKEN_FILE } from './constants';
+import { Annotation, Label } from '../../lib/kubevirt/labels';
 
 const RETRY_MS = 1_000;
 
 export function handlerTokenPath(dataDir: string, node: string): string {
-  return join(dataPaths(dataDir).node(node), HANDLER_TOKEN_FILE);
+  return dataPaths(dataDir).handlerToken(node);
 }
 
 /** Reads the node's handler token, creating it on first start. */
@@ -41,7 +39,7 @@ export function ensureHandlerToken(dataDir: string, node: string): string {
 export async function advertiseEndpoint(core: CoreV1Api, node: string, url: string, log: Logger, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
     try {
-      await core.patchNode({ name: node, body: { metadata: { labels: { [Label.Schedulable]: 'true' }, annotations: { [ANNOTATION_HANDLER_ENDPOINT]: url } } } }, mergePatch);
+      await core.patchNode({ name: node, body: { metadata: { labels: { [Label.Schedulable]: 'true' }, annotations: { [Annotation.HandlerEndpoint]: url } } } }, mergePatch);
       log.info({ url }, 'handler endpoint advertised on the node');
       return;
     } catch (err) {

@@ -9,6 +9,7 @@ import { startTestServer, waitFor, type TestServer } from '../apiserver/testing/
 import { makeKubeConfig } from '../kube/kubeconfig';
 import { startHandler } from './main';
 import { FakeLauncher } from './testing/fake-launcher';
+import { Annotation } from '../../lib/kubevirt/labels';
 
 const NODE = 'node-1';
 const NS = 'default';
@@ -61,8 +62,8 @@ describe('virt-handler', () => {
   });
 
   it('advertises its endpoint on the Node', async () => {
-    const node = await waitFor(async () => { const n = (await api.call('GET', `/api/v1/nodes/${NODE}`)).body; return n.metadata.annotations?.['kubevirt.io/handler-endpoint'] ? n : undefined; }, 5000, 'annotation');
-    expect(node.metadata.annotations['kubevirt.io/handler-endpoint']).toBe(handler.url);
+    const node = await waitFor(async () => { const n = (await api.call('GET', `/api/v1/nodes/${NODE}`)).body; return n.metadata.annotations?.[Annotation.HandlerEndpoint] ? n : undefined; }, 5000, 'annotation');
+    expect(node.metadata.annotations[Annotation.HandlerEndpoint]).toBe(handler.url);
   });
 
   it('survives its own restart: the VMI stays Running', async () => {

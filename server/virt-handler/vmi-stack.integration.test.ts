@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../e2e/harness';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { makeKubeConfig } from '../kube/kubeconfig';
-import { ANNOTATION_HANDLER_ENDPOINT } from './constants';
 import { probeRFB } from './testing/rfb-probe';
 import { findProcesses, handlerAccess, isAlive, openStream, qemuPidOf, waitForSerial } from './testing/stack-helpers';
+import { Annotation } from '../../lib/kubevirt/labels';
 
 const NS = 'default';
 let cluster: TestCluster;
@@ -48,7 +48,7 @@ async function runningVMI(name: string, opts = {}): Promise<{ vmi: any; node: st
 
 async function handlerOf(node: string) {
   const n = await k.core.readNode({ name: node });
-  return handlerAccess(cluster.dataDir, node, n.metadata!.annotations![ANNOTATION_HANDLER_ENDPOINT]);
+  return handlerAccess(cluster.dataDir, node, n.metadata!.annotations![Annotation.HandlerEndpoint]);
 }
 
 beforeAll(async () => {

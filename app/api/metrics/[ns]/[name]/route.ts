@@ -5,9 +5,9 @@
 import { forwardToApiServer } from '@/server/console/api-forward';
 import { statusResponse, userClientFor } from '@/server/console/route-session';
 import { readVMISample } from '@/lib/console/prometheus-text';
+import { Annotation } from '@/lib/kubevirt/labels';
 
 export const dynamic = 'force-dynamic';
-const HANDLER_ENDPOINT = 'kubevirt.io/handler-endpoint';
 const SCRAPE_TIMEOUT_MS = 3000;
 
 export async function GET(req: Request, ctx: { params: Promise<{ ns: string; name: string }> }): Promise<Response> {
@@ -19,7 +19,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ ns: string; nam
   const node = JSON.parse(vmiRes.body.toString()).status?.nodeName as string | undefined;
   if (!node) return Response.json({ available: false, why: 'It is not on a node yet.' });
   const nodeRes = await forwardToApiServer(auth.kc, { method: 'GET', path: `/api/v1/nodes/${encodeURIComponent(node)}` });
-  const endpoint = nodeRes.status === 200 ? JSON.parse(nodeRes.body.toString()).metadata?.annotations?.[HANDLER_ENDPOINT] : undefined;
+  const endpoint = nodeRes.status === 200 ? JSON.parse(nodeRes.body.toString()).metadata?.annotations?.[Annotation.HandlerEndpoint] : undefined;
   if (!endpoint) return Response.json({ available: false, why: `Node ${node} publishes no metrics endpoint.` });
   try {
     const res = await fetch(new URL('/metrics', endpoint), { signal: AbortSignal.timeout(SCRAPE_TIMEOUT_MS), cache: 'no-store' });
