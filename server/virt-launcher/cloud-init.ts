@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { makeConfigDriveMedia, makeNoCloudMedia } from '../images/cloud-init-media';
 import type { CloudInitSource, LauncherVMI } from './vmi-types';
 import { checkName } from './qemu-opts';
+import { firmwareUUID } from './qemu-args-firmware';
 
 export const CLOUD_INIT_DIR = 'cloud-init';
 
@@ -29,7 +30,7 @@ function decode(text?: string, base64?: string): string | undefined {
 export function planCloudInitMedia(vmi: LauncherVMI, podDir: string): CloudInitPlan[] {
   const { name, namespace = 'default' } = vmi.metadata;
   const hostname = vmi.spec.hostname ?? name;
-  const uuid = vmi.spec.domain.firmware?.uuid ?? vmi.metadata.uid ?? `${name}.${namespace}`;
+  const uuid = firmwareUUID(vmi) ?? `${name}.${namespace}`; // the same UUID the guest's SMBIOS reports
   const plans: CloudInitPlan[] = [];
   for (const vol of vmi.spec.volumes ?? []) {
     const src: CloudInitSource | undefined = vol.cloudInitNoCloud ?? vol.cloudInitConfigDrive;

@@ -13,13 +13,22 @@ export function isSecureBoot(input: ConverterInput): boolean {
   return input.vmi.spec.domain.firmware?.bootloader?.efi?.secureBoot === true;
 }
 
-/** `-uuid` from firmware.uuid (else the VMI uid) and KubeVirt's SMBIOS type 1 strings. */
+/**
+ * The UUID the guest's firmware reports (SMBIOS type 1, what cloud-init reads): firmware.uuid, else
+ * the VMI's uid; lower case; undefined when neither is a UUID. The one rule for QEMU and cloud-init.
+ */
+export function firmwareUUID(vmi: Pick<ConverterInput['vmi'], 'spec' | 'metadata'>): string | undefined {
+  const uuid = vmi.spec.domain.firmware?.uuid ?? vmi.metadata.uid;
+  return uuid && UUID.test(uuid) ? uuid.toLowerCase() : undefined;
+}
+
+/** `-uuid` from firmwareUUID() and KubeVirt's SMBIOS type 1 strings. */
 export function renderIdentityArgs(input: ConverterInput): string[] {
   const fw = input.vmi.spec.domain.firmware;
-  const uuid = fw?.uuid ?? input.vmi.metadata.uid;
   const args: string[] = [];
   if (fw?.uuid !== undefined && !UUID.test(fw.uuid)) throw invalid(`spec.domain.firmware.uuid: ${JSON.stringify(fw.uuid)} is not a UUID`);
-  if (uuid && UUID.test(uuid)) args.push('-uuid', uuid.toLowerCase());
+  const uuid = firmwareUUID(input.vmi);
+  if (uuid) args.push('-uuid', uuid);
   if (fw?.serial !== undefined && !SMBIOS_SERIAL.test(fw.serial)) {
     throw invalid('spec.domain.firmware.serial: printable ASCII only, at most 64 characters');
   }
