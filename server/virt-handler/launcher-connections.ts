@@ -2,7 +2,8 @@
  * One LauncherClient per launcher pod dir, kept while the VMI lives on this node. Domain events
  * and disconnects call `onChange(key)` so the VMI is synced again (level-triggered).
  */
-import { LauncherClient, type DomainStatus } from '../virt-launcher/protocol';
+import type { DomainStatus } from '../virt-launcher/protocol';
+import { LauncherClient } from '../virt-launcher/launcher-client';
 
 export interface Entry {
   client: LauncherClient;

@@ -8,11 +8,12 @@
 import type { VirtualMachineInstance, VMIMigrationState } from '../../lib/kubevirt';
 import { EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { log } from '../log';
-import type { LauncherClient, MigrationInfo } from '../virt-launcher/protocol';
+import type { MigrationInfo } from '../virt-launcher/protocol';
+import type { LauncherClient } from '../virt-launcher/launcher-client';
 import { patchMigrationState, writeProgress } from './migration-patch';
 import { checkMigrationTimeouts, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
 import { BLOCK_MIGRATION_PORT, DIRECT_MIGRATION_PORT, type MigrationDeps } from './migration-target';
-import { MIRROR_READY_TIMEOUT_MS } from '../virt-launcher/disk-mirror';
+import { MIRROR_READY_TIMEOUT_MS } from '../virt-launcher/protocol';
 import { podDirOf, podUIDOnNode, readTermination } from './pod-dir';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);

@@ -6,7 +6,8 @@
 import { connect } from 'node:net';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { DEFAULT_GRACE_PERIOD_SECONDS } from '../../lib/kubevirt';
-import { LauncherError, type DomainStatus, type GuestInfo } from '../virt-launcher/protocol';
+import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
+import { LauncherError } from '../virt-launcher/launcher-client';
 import type { LauncherConnections } from './launcher-connections';
 import { isLauncherReady, podFile, readTermination } from './pod-dir';
 

@@ -3,7 +3,7 @@
  * screen, always answered as PNG (a PPM dump, from a QEMU without PNG screendump, is converted).
  */
 import { readFile, rm } from 'node:fs/promises';
-import { LauncherError } from '../virt-launcher/protocol';
+import { LauncherError } from '../virt-launcher/launcher-client';
 import { HttpError } from './http-errors';
 import type { LauncherConnections } from './launcher-connections';
 import { decodePPM, encodePNG } from './png-encode';

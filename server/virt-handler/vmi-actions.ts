@@ -2,7 +2,8 @@
  * Node-level verbs virt-api forwards (pause, unpause, softreboot, guestosinfo), as launcher commands.
  * Launcher errors become HTTP statuses: a domain that is not started is a conflict, the rest 500.
  */
-import { LauncherError, type GuestInfo } from '../virt-launcher/protocol';
+import type { GuestInfo } from '../virt-launcher/protocol';
+import { LauncherError } from '../virt-launcher/launcher-client';
 import { HttpError } from './http-errors';
 import type { LauncherConnections } from './launcher-connections';
 

@@ -7,12 +7,12 @@
  * without a pivot) and lets the migration switch over, so the target resumes with every write.
  */
 import type { QmpClient, QmpEvent } from './qmp-client';
+import { MIRROR_READY_TIMEOUT_MS } from './protocol';
 
 /** The launcher names every disk's format node `drive-<disk name>` (qemu-args-disks.ts). */
 const DISK_NODE_PREFIX = 'drive-';
 const MIRROR_PREFIX = 'mirror-';
 /** How long the first pass of the copy may take before the migration is given up. */
-export const MIRROR_READY_TIMEOUT_MS = 120_000;
 
 const ABORT_TIMEOUT_MS = 5_000;
 

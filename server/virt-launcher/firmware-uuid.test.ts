@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planCloudInitMedia } from './cloud-init';
 import { firmwareUUID, renderIdentityArgs } from './qemu-args-firmware';
-import type { ConverterInput, LauncherVMI } from './converter-types';
+import type { ConverterInput } from './converter-types';
+import type { LauncherVMI } from './protocol';
 
 const vmi = (firmware: { uuid?: string } | undefined, uid = '6F9E2B0A-1C2D-4E5F-8A9B-0C1D2E3F4A5B'): LauncherVMI => ({
   metadata: { name: 'v', namespace: 'ns', uid },

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type {
   CommandArgs, CommandName, CommandResult, DomainStatus, ErrorBody, LauncherEvent, LauncherMessage, MigrationInfo,
 } from './protocol';
+import { POD_FILES } from './protocol';
 
-const SOCKET_FILE = 'launcher.sock';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const BACKOFF_MIN_MS = 50;
 const BACKOFF_MAX_MS = 2_000;
@@ -45,7 +45,7 @@ export class LauncherClient extends EventEmitter<LauncherClientEvents> {
 
   constructor(readonly podDir: string) {
     super();
-    this.socketPath = join(podDir, SOCKET_FILE);
+    this.socketPath = join(podDir, POD_FILES.launcherSocket);
   }
 
   /** Connects (or returns at once when connected); rejects if the socket cannot be reached now. */

@@ -6,11 +6,19 @@
  * (`{event: 'domain', status}` on every state change, `{event: 'migration', info}` while a
  * migration runs) to every connected client. Several clients may connect; requests are
  * idempotent where they can be (`sync` twice starts one domain).
+ *
+ * A leaf module: it imports only types. The client (launcher-client.ts) and the server import it;
+ * virt-handler imports this protocol and the client, nothing else of the launcher.
  */
 import type { LauncherVMI } from './vmi-types';
 
 export type { LauncherVMI } from './vmi-types';
-export { LauncherClient, LauncherError } from './launcher-client';
+
+/**
+ * How long the source launcher waits for every disk mirror to be ready (and later completed)
+ * before giving up on a migration; virt-handler's `migrate` request outlives it.
+ */
+export const MIRROR_READY_TIMEOUT_MS = 120_000;
 
 /** Files the launcher creates in its pod dir. */
 export const POD_FILES = {
