@@ -1,8 +1,7 @@
 import type { Duplex } from 'node:stream';
-import { STATUS_CODES } from 'node:http';
+import { rejectUpgrade as rejectUpgradeWithStatus, statusError } from '../http/status-error';
 
-/** Answers a WebSocket upgrade with a plain HTTP error before any upgrade happened. */
+/** Answers a WebSocket upgrade with an HTTP error (a Status) before any upgrade happened. */
 export function rejectUpgrade(socket: Duplex, code: number, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, message });
-  socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  rejectUpgradeWithStatus(socket, statusError(code, message));
 }

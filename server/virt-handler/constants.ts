@@ -20,8 +20,8 @@ export const Reason = {
   Created: 'Created',
 } as const;
 
-/** The node's virt-handler URL (virt-api forwards console/VNC/pause to it). */
-/** File in the node runtime dir holding the bearer token virt-api must present. */
+// The node's handler URL is the Node annotation Annotation.HandlerEndpoint (lib/kubevirt/labels.ts);
+// the token virt-api presents is in dataPaths(dir).handlerToken(node) (server/data-dir.ts).
 
 /** WebSocket close codes the handler uses on console/VNC streams. */
 export const CloseCode = {

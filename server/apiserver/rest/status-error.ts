@@ -1,27 +1,9 @@
 import { qualifiedResource } from './resource-type';
 
-/** Kubernetes' one error type over HTTP: serialized as a meta/v1 Status. */
-export interface StatusCause { reason?: string; message: string; field?: string }
+/** The API server's Status errors: kube-apiserver's messages on the one StatusError (server/http). */
+import { StatusError, type StatusCause } from '../../http/status-error';
 
-export class StatusError extends Error {
-  constructor(
-    public readonly code: number,
-    public readonly reason: string,
-    message: string,
-    public readonly details?: Record<string, unknown>,
-  ) { super(message); }
-
-  toStatus(): Record<string, unknown> {
-    return statusObject(this.code, this.reason, this.message, this.details);
-  }
-}
-
-export function statusObject(code: number, reason: string, message: string, details?: Record<string, unknown>) {
-  return {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: code < 400 ? 'Success' : 'Failure',
-    message, reason, ...(details ? { details } : {}), code,
-  };
-}
+export { StatusError, statusObject, type StatusCause } from '../../http/status-error';
 
 type Res = { group: string; resource: string };
 
