@@ -1,9 +1,35 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Module boundaries (STYLE.md): lib/ imports nothing of ours and no node:*;
-// components/ imports lib/ only; server components do not reach into each other's internals.
+// Module boundaries (STYLE.md, docs/architecture.md "What each part may import"): lib/ imports
+// nothing of ours and no node:*; components/ imports lib/ only; a server component imports the
+// shared server modules (kube/, http/, log, data-dir) and lib/, plus only the other components'
+// public surfaces listed in SERVER_ALLOWED; tests and testing/ helpers may reach anything.
 const ours = (dirs) => dirs.map((d) => ({ group: [`@/${d}/*`, `**/${d}/*`], message: `no imports from ${d}/ here (see STYLE.md boundaries)` }));
+
+const SERVER_COMPONENTS = ['apiserver', 'virt-api', 'virt-controller', 'virt-handler', 'virt-launcher', 'node', 'up', 'console', 'images', 'bundle'];
+/** component → what it may import of other components (a whole component, or one module of it) */
+const SERVER_ALLOWED = {
+  apiserver: [],
+  'virt-api': [],
+  'virt-controller': ['images'],
+  'virt-handler': ['virt-launcher/protocol', 'virt-launcher/launcher-client'],
+  'virt-launcher': ['images'],
+  node: ['bundle', 'virt-launcher/kvm-probe'],
+  up: ['bundle', 'images'],
+  console: ['virt-api'],
+  images: [],
+  bundle: [],
+};
+
+/** no-restricted-imports patterns that keep `component` out of the other components' internals */
+function componentBoundary(component) {
+  const allowed = SERVER_ALLOWED[component];
+  return SERVER_COMPONENTS.filter((other) => other !== component && !allowed.includes(other)).map((other) => ({
+    group: [`**/${other}/*`, `**/${other}/**`, ...allowed.filter((a) => a.startsWith(`${other}/`)).map((a) => `!**/${a}`)],
+    message: `server/${component} may not import server/${other} internals (docs/architecture.md lists what each part may import)`,
+  }));
+}
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.next/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', 'public/**'] },
@@ -36,4 +62,9 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     rules: { 'no-console': 'error', 'no-restricted-imports': ['error', { patterns: ours(['components', 'app']) }] },
   },
+  ...SERVER_COMPONENTS.map((component) => ({
+    files: [`server/${component}/**/*.ts`],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...ours(['components', 'app']), ...componentBoundary(component)] }] },
+  })),
 );

@@ -10,8 +10,9 @@ rm -rf "$reports" && mkdir -p "$reports"
 
 echo "== typecheck"
 npx tsc --noEmit -p .
-echo "== lint (module boundaries, complexity budget)"
+echo "== lint (module boundaries, complexity budget, no new any)"
 npx eslint --quiet .
+node scripts/lint/any-budget.mjs
 echo "== unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$reports/unit.json"
 echo "== integration tests (whole clusters, real QEMU guests)"

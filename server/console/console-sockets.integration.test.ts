@@ -17,7 +17,7 @@ import type { WatchMessage } from '../../lib/console/watch-events';
 import { registerConsole } from './register';
 import { sealSession, SESSION_COOKIE, SESSION_KEY_ENV } from './session-cookie';
 import { setBaseKubeConfig } from './user-client';
-import type { UpgradeHandler } from '../main';
+import type { UpgradeHandler } from './main';
 
 let api: ApiServer;
 let dataDir: string;

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UpgradeHandler } from '../main';
+import type { UpgradeHandler } from './main';
 import { newSessionKey, SESSION_KEY_ENV } from './session-cookie';
 import { createStreamUpgradeHandler } from './stream-proxy';
 import { createWatchUpgradeHandler } from './watch-socket';

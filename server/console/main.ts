@@ -3,15 +3,15 @@ import { parse } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
-import { log } from './log';
-import { registerConsole } from './console/register';
-import { screenConsoleRequest } from './console/request-screen';
-import { rejectUpgrade } from './console/upgrade-reject';
-import { requestPathname } from './http/request-target';
-import { startVirtApi } from './virt-api/virt-api-server';
+import { log } from '../log';
+import { registerConsole } from './register';
+import { screenConsoleRequest } from './request-screen';
+import { rejectUpgrade } from './upgrade-reject';
+import { requestPathname } from '../http/request-target';
+import { startVirtApi } from '../virt-api/virt-api-server';
 
 const consoleLog = log.child({ component: 'console' });
-const projectDir = fileURLToPath(new URL('..', import.meta.url));
+const projectDir = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Upgrade handlers of the custom server, by path prefix (`/ws/...`); Next never sees these. */
 export type UpgradeHandler = (req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => void;
