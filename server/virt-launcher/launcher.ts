@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
 import { LAUNCHER_ERRORS, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './qemu-args';
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
@@ -65,8 +66,10 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   /** Idempotent: the first sync starts the domain, later ones (same VMI UID) return its status. */
-  ensureDomain(vmi: LauncherVMI | undefined, incoming: boolean): Promise<DomainStatus> {
-    if (!vmi?.metadata?.name || !vmi.spec?.domain) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'sync needs a VMI');
+  ensureDomain(input: unknown, incoming: boolean): Promise<DomainStatus> {
+    const problem = checkLauncherVMI(input);
+    if (problem) throw new CommandError(LAUNCHER_ERRORS.badRequest, `sync needs a VMI: ${problem}`);
+    const vmi = input as LauncherVMI;
     const uid = vmi.metadata.uid ?? '';
     if (this.domain && this.domain.status.vmiUID !== uid) {
       throw new CommandError(LAUNCHER_ERRORS.uidMismatch, `this launcher runs VMI ${this.domain.status.vmiUID}, not ${uid}`);
@@ -113,7 +116,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     }
   }
 
-  private async prepareIncoming(vmi: LauncherVMI | undefined, allowPostCopy: boolean): Promise<{ host: string; port: number; nbdPort?: number }> {
+  private async prepareIncoming(vmi: unknown, allowPostCopy: boolean): Promise<{ host: string; port: number; nbdPort?: number }> {
     await this.ensureDomain(vmi, true);
     const d = this.requireDomain();
     const qmp = d.requireQmp();

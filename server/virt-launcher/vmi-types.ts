@@ -1,101 +1,36 @@
 /**
- * The part of a kubevirt.io/v1 VirtualMachineInstance the launcher reads.
- * Structural and loose on purpose: virt-handler passes the object it got from the
- * API server as is; unknown fields are ignored, and every value is validated by the
- * converter before it reaches a QEMU argument.
+ * The VirtualMachineInstance the launcher reads: the shared spec model (lib/kubevirt), as
+ * virt-handler passes it from the API server. `checkLauncherVMI` checks the shape the converter
+ * relies on before anything reads it; every value is validated again by the converter before it
+ * reaches a QEMU argument.
  */
+import type { VirtualMachineInstanceSpec } from '../../lib/kubevirt/vmi-spec-types';
+
+export type { Disk, DiskBus, Interface, Volume, Network, Firmware, Devices, DomainSpec } from '../../lib/kubevirt/vmi-spec-types';
+export type CloudInitSource = import('../../lib/kubevirt/vmi-spec-types').CloudInitNoCloudSource;
+export type VMISpec = VirtualMachineInstanceSpec;
+
 export interface LauncherVMI {
   apiVersion?: string;
   kind?: string;
   metadata: { name: string; namespace?: string; uid?: string; [k: string]: unknown };
-  spec: VMISpec;
+  spec: VirtualMachineInstanceSpec;
   status?: Record<string, unknown>;
 }
 
-export interface VMISpec {
-  domain: DomainSpec;
-  volumes?: Volume[];
-  networks?: Network[];
-  terminationGracePeriodSeconds?: number;
-  startStrategy?: 'Paused' | string;
-  hostname?: string;
-  [k: string]: unknown;
-}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export interface DomainSpec {
-  machine?: { type?: string };
-  cpu?: { sockets?: number; cores?: number; threads?: number; model?: string };
-  memory?: { guest?: string | number };
-  resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
-  firmware?: Firmware;
-  features?: { acpi?: { enabled?: boolean } };
-  devices?: Devices;
-  [k: string]: unknown;
-}
-
-export interface Firmware {
-  uuid?: string;
-  serial?: string;
-  bootloader?: { bios?: { useSerial?: boolean }; efi?: { secureBoot?: boolean; persistent?: boolean } };
-  kernelBoot?: {
-    kernelArgs?: string;
-    container?: { image: string; kernelPath?: string; initrdPath?: string };
-  };
-}
-
-export type DiskBus = 'virtio' | 'sata' | 'scsi' | 'usb';
-
-export interface Disk {
-  name: string;
-  disk?: { bus?: DiskBus; readonly?: boolean };
-  cdrom?: { bus?: DiskBus; readonly?: boolean };
-  lun?: { bus?: DiskBus; readonly?: boolean };
-  bootOrder?: number;
-  serial?: string;
-  cache?: 'none' | 'writethrough' | 'writeback';
-}
-
-export interface Interface {
-  name: string;
-  masquerade?: Record<string, never>;
-  bridge?: Record<string, never>;
-  model?: string;
-  macAddress?: string;
-  ports?: { name?: string; port: number; protocol?: 'TCP' | 'UDP' }[];
-  bootOrder?: number;
-}
-
-export interface Devices {
-  disks?: Disk[];
-  interfaces?: Interface[];
-  autoattachGraphicsDevice?: boolean;
-  autoattachSerialConsole?: boolean;
-  autoattachPodInterface?: boolean;
-  autoattachMemBalloon?: boolean;
-  inputs?: { name: string; type?: 'tablet'; bus?: 'usb' | 'virtio' }[];
-  rng?: Record<string, never>;
-  watchdog?: { name: string; i6300esb?: { action?: 'reset' | 'poweroff' | 'shutdown' } };
-}
-
-export interface Volume {
-  name: string;
-  containerDisk?: { image: string; path?: string };
-  emptyDisk?: { capacity: string };
-  ephemeral?: { persistentVolumeClaim?: { claimName: string } };
-  cloudInitNoCloud?: CloudInitSource;
-  cloudInitConfigDrive?: CloudInitSource;
-  [k: string]: unknown;
-}
-
-export interface CloudInitSource {
-  userData?: string;
-  userDataBase64?: string;
-  networkData?: string;
-  networkDataBase64?: string;
-}
-
-export interface Network {
-  name: string;
-  pod?: Record<string, unknown>;
-  multus?: Record<string, unknown>;
+/** the launcher's input, checked: a reason string when it is not a VMI the converter can read */
+export function checkLauncherVMI(v: unknown): string | undefined {
+  if (!isObject(v)) return 'the VMI is not an object';
+  if (!isObject(v.metadata) || typeof v.metadata.name !== 'string' || !v.metadata.name) return 'metadata.name must be a non-empty string';
+  if (!isObject(v.spec)) return 'spec must be an object';
+  if (!isObject(v.spec.domain)) return 'spec.domain must be an object';
+  for (const list of ['volumes', 'networks'] as const) {
+    const items = v.spec[list];
+    if (items !== undefined && (!Array.isArray(items) || !items.every((i) => isObject(i) && typeof i.name === 'string'))) return `spec.${list} must be a list of named objects`;
+  }
+  const devices = v.spec.domain.devices;
+  if (devices !== undefined && !isObject(devices)) return 'spec.domain.devices must be an object';
+  return undefined;
 }
