@@ -25,7 +25,7 @@ const WORKLOAD_COMPONENT: Record<string, keyof typeof COMPONENT_USERS> = { 'virt
 /** `kv` subcommand → the source file that parses its flags (from server/cli.ts). */
 function kvCommands(): Map<string, string> {
   const cli = readFileSync(join(SERVER, 'cli.ts'), 'utf8');
-  return new Map([...cli.matchAll(/^\s+(\w+): \{ describe: .*?import\('\.\/([^']+)'\)/gm)].map((m) => [m[1], join(SERVER, `${m[2]}.ts`)]));
+  return new Map([...cli.matchAll(/^\s+'?([\w-]+)'?: \{ describe: .*?import\('\.\/([^']+)'\)/gm)].map((m) => [m[1], join(SERVER, `${m[2]}.ts`)]));
 }
 
 const isDeclaredFlag = (source: string, flag: string) => new RegExp(`['"]?${flag}['"]?\\s*:\\s*\\{\\s*type`).test(source);

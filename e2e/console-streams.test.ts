@@ -4,7 +4,7 @@
  * with subprotocol plain.kubevirt.io; the viewer gets 403; a foreign Origin is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_ORIGIN, startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
+import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { callAction, isRunning } from './support/lifecycle-table';
 import { callRest, subresource, until } from './support/rest';
 import { openStream, PLAIN_SUBPROTOCOL, readUntil } from './support/streams';
@@ -64,10 +64,10 @@ describe('who may', () => {
   });
 
   it.each([
-    ['a foreign Origin is refused', 'https://evil.example', 403],
-    ['the console\'s own Origin is let in', CONSOLE_ORIGIN, 101],
+    ['a foreign Origin is refused', () => 'https://evil.example', 403],
+    ['the console\'s own Origin is let in', () => c.consoleOrigin, 101],
   ])('%s', async (_n, origin, want) => {
-    const opened = await openStream(c.admin, vmiPath('vnc'), { origin });
+    const opened = await openStream(c.admin, vmiPath('vnc'), { origin: origin() });
     opened.ws?.close();
     expect(opened.status ?? 101, opened.status ? opened.body : '').toBe(want);
   });

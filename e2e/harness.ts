@@ -18,6 +18,8 @@ export interface TestCluster {
   access: ApiAccess;
   apiPort: number;
   consoleUrl?: string;
+  /** the console origin virt-api lets open console sockets (also with --no-console: the port kv up was given) */
+  consoleOrigin: string;
   /** the sign-in URL `kv up` printed */
   loginUrl?: string;
   output: () => string;
@@ -76,6 +78,7 @@ export async function startCluster(opts: { nodes?: number; console?: boolean; ti
   return {
     embedded: true, dataDir, kubeconfig, apiPort, access: readApiAccess(kubeconfig)!,
     consoleUrl: opts.console === false ? undefined : `http://127.0.0.1:${consolePort}`,
+    consoleOrigin: `http://127.0.0.1:${consolePort}`,
     loginUrl: loginUrl?.startsWith('http') ? loginUrl : undefined,
     output: () => out, stop,
   };
@@ -108,6 +111,7 @@ export function useExistingCluster(env: NodeJS.ProcessEnv = process.env): TestCl
     access: { server: cluster.server, ca, token: env.KV_E2E_TOKEN ?? kc.getCurrentUser()?.token ?? '' },
     apiPort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
     consoleUrl: env.KV_E2E_CONSOLE_URL,
+    consoleOrigin: env.KV_E2E_CONSOLE_URL ?? 'http://127.0.0.1:3000',
     output: () => '',
     stop: async () => {},
   };

@@ -14,7 +14,8 @@ const commands: Record<string, { describe: string; load: () => Promise<Runner> }
   handler: { describe: "run a node's virt-handler", load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', load: async () => (await import('./virt-controller/main')).runControllerCommand },
   launcher: { describe: 'run one virt-launcher (a launcher Pod\'s command)', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
-  console: { describe: 'run the web console and virt-api', load: async () => (await import('./console/main')).runConsoleCommand },
+  'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
+  console: { describe: 'run the web console', load: async () => (await import('./console/main')).runConsoleCommand },
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', load: async () => (await import('./bundle/main')).runBundleCommand },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
 };

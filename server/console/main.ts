@@ -8,7 +8,6 @@ import { registerConsole } from './register';
 import { screenConsoleRequest } from './request-screen';
 import { rejectUpgrade } from './upgrade-reject';
 import { requestPathname } from '../http/request-target';
-import { startVirtApi } from '../virt-api/virt-api-server';
 
 const consoleLog = log.child({ component: 'console' });
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +19,7 @@ export function addUpgradeRoute(prefix: string, handle: UpgradeHandler): void {
   upgradeRoutes.push({ prefix, handle });
 }
 
-/** `kv console`: the web console (Next.js pages) and virt-api in one custom server. */
+/** `kv console`: the web console (Next.js pages, /ws/ sockets, API forwarding) in one custom server. */
 export async function runConsoleCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -67,16 +66,8 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
     rejectUpgrade(socket, 404, 'no WebSocket endpoint here');
   });
   await new Promise<void>((r) => server.listen(port, hostname, r));
-  // virt-api: in embedded mode it registers its own APIService/webhooks; in a cluster the manifests
-  // do (KV_VIRT_API_REGISTER=false) and the Service reaches it on KV_VIRT_API_HOST.
-  if (values['data-dir']) {
-    await startVirtApi({
-      kubeconfig: values.kubeconfig, dataDir: values['data-dir'],
-      port: Number(process.env.KV_VIRT_API_PORT ?? 0), host: process.env.KV_VIRT_API_HOST,
-      register: process.env.KV_VIRT_API_REGISTER !== 'false',
-      allowedOrigins: [`http://${hostname}:${port}`],
-    });
-  }
+  // virt-api is its own process (`kv virt-api`); the console reaches it only through the API
+  // server's aggregation of subresources.kubevirt.io, with the signed-in user's identity.
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
   const shutdown = () => server.close(() => process.exit(0));
   process.on('SIGTERM', shutdown);

@@ -7,6 +7,8 @@ export interface UpOptions {
   nodes: number;
   apiPort: number;
   consolePort: number;
+  /** 0: kv up picks a free one */
+  virtApiPort: number;
   console: boolean;
   host: string;
 }
@@ -20,6 +22,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
       nodes: { type: 'string', default: '2' },
       'api-port': { type: 'string', default: '6443' },
       'console-port': { type: 'string', default: '3000' },
+      'virt-api-port': { type: 'string', default: '0' },
       'no-console': { type: 'boolean', default: false },
       host: { type: 'string', default: '127.0.0.1' },
     },
@@ -31,6 +34,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
     nodes,
     apiPort: toInt('--api-port', values['api-port']!, 0, 65535),
     consolePort: toInt('--console-port', values['console-port']!, 0, 65535),
+    virtApiPort: toInt('--virt-api-port', values['virt-api-port']!, 0, 65535),
     console: !values['no-console'],
     host: values.host!,
   };

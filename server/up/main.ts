@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { checkSocketPathLength, dataPaths } from '../data-dir';
 import { lockDataDir } from '../data-dir-lock';
 import { createUpLog } from './up-log';
@@ -17,7 +18,25 @@ async function apiServerAnswers(kubeconfig: string, timeoutMs: number): Promise<
 }
 
 /** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
-function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
+/** a TCP port free on loopback now (virt-api's, when --virt-api-port is 0: kv up must know it to probe it) */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** virt-api's /healthz answers 200 within the bound (its certificate is issued by the cluster CA) */
+async function virtApiAnswers(kubeconfig: string, port: number, timeoutMs: number): Promise<boolean> {
+  const access = readApiAccess(kubeconfig);
+  return !!access && (await apiGet({ ...access, server: `https://127.0.0.1:${port}` }, '/healthz', timeoutMs)).status === 200;
+}
+
+function plan(o: UpOptions): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
   const common = ['--data-dir', o.dataDir];
   const paths = dataPaths(o.dataDir);
   const kubeconfig = ['--kubeconfig', paths.kubeconfig];
@@ -26,6 +45,11 @@ function plan(o: UpOptions): { apiserver: ComponentSpec; control: ComponentSpec[
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
   return {
     apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
+    // virt-api runs whether or not the console does: admission and every subresource need it
+    virtApi: {
+      name: 'virt-api', args: ['virt-api', ...common, ...as('virt-api'), '--port', String(o.virtApiPort), '--allowed-origin', `http://${o.host}:${o.consolePort}`],
+      liveness: { check: (timeoutMs) => virtApiAnswers(paths.kubeconfig, o.virtApiPort, timeoutMs) },
+    },
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
       { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
@@ -61,6 +85,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   }
   const { log: upLog, say } = createUpLog(paths.logs);
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
+  if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: await freeLoopbackPort() };
   const p = plan(opts);
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
@@ -98,6 +123,10 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       return !!access && (await apiGet(access, '/readyz')).status === 200;
     }, { timeoutMs: 60_000, signal: abort.signal });
     say(`kv up: API server ready at ${access!.server}`);
+    launch(p.virtApi);
+    await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
+      { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
+    say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });

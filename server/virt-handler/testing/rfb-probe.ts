@@ -3,12 +3,14 @@
  * handshake, security None, ServerInit, one full FramebufferUpdateRequest, raw pixels back.
  */
 import type { WebSocket } from 'ws';
+import { takeEarlyMessages } from './stack-helpers';
 
 class ByteReader {
   private buf = Buffer.alloc(0);
   private waiter?: () => void;
 
   constructor(ws: WebSocket) {
+    this.buf = Buffer.concat(takeEarlyMessages(ws));
     ws.on('message', (d: Buffer) => { this.buf = Buffer.concat([this.buf, d]); this.waiter?.(); });
   }
 

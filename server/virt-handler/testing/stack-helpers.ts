@@ -11,8 +11,28 @@ export function handlerAccess(dataDir: string, node: string, endpoint: string): 
   return { url: endpoint, token: readFileSync(handlerTokenPath(dataDir, node), 'utf8').trim() };
 }
 
+/**
+ * Messages that arrived before the test attached its own listener. `ws` emits the frames that came
+ * in the same read as the 101 synchronously after 'open', before an awaiting caller runs, so a
+ * VNC greeting sent at once (QEMU sends it on connect) would otherwise be lost to the test.
+ */
+const early = new WeakMap<WebSocket, { chunks: Buffer[]; listener: (d: Buffer) => void }>();
+
+/** the messages buffered since the stream opened; later ones go only to the caller's listeners */
+export function takeEarlyMessages(ws: WebSocket): Buffer[] {
+  const e = early.get(ws);
+  if (!e) return [];
+  ws.off('message', e.listener);
+  early.delete(ws);
+  return e.chunks;
+}
+
 export function openStream(h: HandlerAccess, ns: string, name: string, kind: 'vnc' | 'console'): Promise<WebSocket> {
   const ws = new WebSocket(`${h.url.replace(/^http/, 'ws')}/v1/namespaces/${ns}/virtualmachineinstances/${name}/${kind}`, { headers: { authorization: `Bearer ${h.token}` } });
+  const chunks: Buffer[] = [];
+  const listener = (d: Buffer) => { chunks.push(d); };
+  ws.on('message', listener);
+  early.set(ws, { chunks, listener });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
@@ -22,7 +42,7 @@ export function openStream(h: HandlerAccess, ns: string, name: string, kind: 'vn
 
 /** Sends Enter until the serial output contains `text` (getty reprints its prompt on a newline). */
 export async function waitForSerial(ws: WebSocket, text: string, timeoutMs: number): Promise<string> {
-  let out = '';
+  let out = Buffer.concat(takeEarlyMessages(ws)).toString('latin1');
   ws.on('message', (d: Buffer) => { out += d.toString('latin1'); });
   const deadline = Date.now() + timeoutMs;
   while (!out.includes(text)) {
