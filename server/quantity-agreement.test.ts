@@ -9,8 +9,8 @@ import { parseQuantity } from '../lib/kubevirt/quantity';
 import { withAdmissionDefaults } from './virt-api/admission/admission-config';
 import { validateVMICreate } from './virt-api/admission/validators/vmi-validator';
 import { guestMemoryBytes } from './virt-controller/vmi/launcher-pod-resources';
-import { resolveMemoryBytes } from './virt-launcher/qemu-args-compute';
-import type { ConverterInput } from './virt-launcher/converter-types';
+import { resolveMemoryBytes } from './virt-launcher/converter/qemu-args-compute';
+import type { ConverterInput } from './virt-launcher/converter/converter-types';
 
 const MI = 2 ** 20;
 // [quantity, bytes it is worth, or undefined when no consumer may accept it]

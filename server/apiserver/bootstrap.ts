@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { SYSTEM_USER, type ApiContext } from './rest/api-context';
-import { SYSTEM_NAMESPACES } from './rest/builtin-types';
-import { createObject } from './rest/create-object';
-import { objectKey } from './rest/object-codec';
-import { updateObject } from './rest/update-object';
+import { SYSTEM_NAMESPACES } from './rest/types/builtin-types';
+import { createObject } from './rest/write/create-object';
+import { objectKey } from './rest/codec/object-codec';
+import { updateObject } from './rest/write/update-object';
 
 export const DEFAULT_CRD_DIR = fileURLToPath(new URL('../../deploy/crds/', import.meta.url));
 

@@ -1,5 +1,5 @@
 import type { ApiContext } from './rest/api-context';
-import { objectPrefix } from './rest/object-codec';
+import { objectPrefix } from './rest/codec/object-codec';
 
 /**
  * In-memory copies of the objects that shape request handling: CRDs (served types),

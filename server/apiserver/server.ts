@@ -11,7 +11,7 @@ import { createApiServerMetrics } from './metrics';
 import { createUpgradeListener } from './upgrade-handler';
 import { wireAggregation } from './aggregation-wiring';
 import type { ApiContext } from './rest/api-context';
-import { TypeRegistry } from './rest/type-registry';
+import { TypeRegistry } from './rest/types/type-registry';
 import { openSqliteStore } from './store/sqlite-store';
 import type { Store } from './store/types';
 import { startControllers } from './controllers';

@@ -14,7 +14,7 @@ import { log } from '../log';
 import { Phase } from './constants';
 import { createHandlerServer } from './handler-server';
 import { createHandlerMetrics } from './metrics';
-import { MigrationHandler } from './migration-handler';
+import { MigrationHandler } from './migration/migration-handler';
 import { advertiseEndpoint, ensureHandlerToken } from './node-endpoint';
 import { VMIHandler } from './vmi-handler';
 

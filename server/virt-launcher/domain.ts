@@ -10,7 +10,7 @@ import { log } from '../log';
 import { DOMAIN_REASONS, POD_FILES, type DomainState, type DomainStatus } from './protocol';
 import { QmpClient, type QmpEvent } from './qmp-client';
 import { describeExit, spawnQemu, type QemuExit, type QemuProcess } from './qemu-process';
-import { GUEST_AGENT_PORT_ID } from './qemu-args-devices';
+import { GUEST_AGENT_PORT_ID } from './converter/qemu-args-devices';
 
 const QMP_CONNECT_TIMEOUT_MS = 15_000;
 const ACPI_RESEND_MS = 5_000;

@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { log } from '../log';
 import { LAUNCHER_ERRORS, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
-import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './qemu-args';
+import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
-import { planCloudInitMedia, writeCloudInitMedia } from './cloud-init';
-import { findFreePort, FINAL_MIGRATION_STATES, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './domain-migration';
+import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
+import { findFreePort, FINAL_MIGRATION_STATES, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
 import { queryGuestInfo, rebootViaAgent } from './guest-agent';
-import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './disk-mirror';
-import { monitorMigration, type MigrationMonitor } from './migration-monitor';
+import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
+import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
 
 export class CommandError extends Error {

@@ -14,7 +14,7 @@ import { DOMAIN_REASONS, POD_FILES, type DomainStatus } from './protocol';
 import { Launcher } from './launcher';
 import { LauncherServer } from './launcher-server';
 import { detectAccel } from './kvm-probe';
-import type { OvmfFiles } from './converter-types';
+import type { OvmfFiles } from './converter/converter-types';
 
 const logger = log.child({ component: 'virt-launcher' });
 const OVMF_DIR = '/usr/share/OVMF';

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import type { FileToCreate } from './converter-types';
+import type { FileToCreate } from './converter/converter-types';
 
 const run = promisify(execFile);
 const QEMU_IMG = 'qemu-img';

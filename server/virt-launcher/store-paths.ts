@@ -1,7 +1,7 @@
 /** Path containment: the launcher only opens files inside the image store or its pod dir. */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ImageEntry } from './converter-types';
-import { invalid } from './converter-error';
+import type { ImageEntry } from './converter/converter-types';
+import { invalid } from './converter/converter-error';
 
 /** `p` (absolute, or relative to `dir`) resolved, if it stays inside `dir`; throws otherwise. */
 export function resolveInside(dir: string, p: string, field: string): string {

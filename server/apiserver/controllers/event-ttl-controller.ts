@@ -1,6 +1,6 @@
 import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
-import { deleteObject } from '../rest/delete-object';
-import { objectPrefix, parseKey } from '../rest/object-codec';
+import { deleteObject } from '../rest/write/delete-object';
+import { objectPrefix, parseKey } from '../rest/codec/object-codec';
 import { isGone } from './registry-lookup';
 
 export const DEFAULT_EVENT_TTL_MS = 60 * 60_000;

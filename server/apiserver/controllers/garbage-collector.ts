@@ -1,7 +1,7 @@
 import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
-import { deleteObject, type PropagationPolicy } from '../rest/delete-object';
-import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../rest/strategies';
-import { updateObject } from '../rest/update-object';
+import { deleteObject, type PropagationPolicy } from '../rest/write/delete-object';
+import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../rest/write/strategies';
+import { updateObject } from '../rest/write/update-object';
 import { KeyQueue } from './key-queue';
 import { ObjectIndex, type IndexedObject } from './object-index';
 import { isGone, locateKey } from './registry-lookup';

@@ -1,8 +1,8 @@
 import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
-import { deleteObject } from '../rest/delete-object';
-import { objectPrefix, parseKey } from '../rest/object-codec';
-import { NAMESPACE_FINALIZER } from '../rest/strategies';
-import { updateObject } from '../rest/update-object';
+import { deleteObject } from '../rest/write/delete-object';
+import { objectPrefix, parseKey } from '../rest/codec/object-codec';
+import { NAMESPACE_FINALIZER } from '../rest/write/strategies';
+import { updateObject } from '../rest/write/update-object';
 import { KeyQueue } from './key-queue';
 import { isGone } from './registry-lookup';
 import { startRelistingWatch } from './relisting-watch';

@@ -1,6 +1,6 @@
 import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
-import { nowTimestamp, objectKey, objectPrefix } from '../rest/object-codec';
-import { updateObject } from '../rest/update-object';
+import { nowTimestamp, objectKey, objectPrefix } from '../rest/codec/object-codec';
+import { updateObject } from '../rest/write/update-object';
 import { isGone } from './registry-lookup';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';

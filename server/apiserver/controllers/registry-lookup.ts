@@ -1,6 +1,6 @@
 import type { ApiContext } from '../rest/api-context';
-import { parseKey } from '../rest/object-codec';
-import type { ServedType } from '../rest/resource-type';
+import { parseKey } from '../rest/codec/object-codec';
+import type { ServedType } from '../rest/types/resource-type';
 
 /** the served type and coordinates of a store key */
 export function locateKey(ctx: ApiContext, key: string): { rt: ServedType; namespace?: string; name: string } | undefined {

@@ -1,6 +1,6 @@
 import { authorize } from '../authz';
 import type { ResourceRequest } from './handler-context';
-import { parseBody, readBody, sendJson } from './http-io';
+import { parseBody, readBody, sendJson } from './codec/http-io';
 import { badRequest } from './status-error';
 
 /** POST tokenreviews: who a token belongs to (delegated authentication for aggregated servers) */

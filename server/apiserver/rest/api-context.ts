@@ -1,6 +1,6 @@
 import type { Logger } from '../../log';
 import type { Store } from '../store/types';
-import type { TypeRegistry } from './type-registry';
+import type { TypeRegistry } from './types/type-registry';
 
 export interface User { username: string; groups: string[] }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiContext, User } from './api-context';
 import type { RequestInfo } from './request-info';
-import type { ServedType } from './resource-type';
+import type { ServedType } from './types/resource-type';
 
 /** one resource request on its way through the handlers */
 export interface ResourceRequest {

@@ -1,12 +1,12 @@
 import { authorize, forbiddenMessage } from '../authz';
 import { handleAccessReview } from './access-review';
-import { VIRTUAL_RESOURCES } from './builtin-types';
+import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
-import { handleBinding, handleEviction } from './pod-subresources';
-import { handleGet, handleList, handleWatch } from './read-handlers';
-import type { ServedType } from './resource-type';
+import { handleBinding, handleEviction } from './write/pod-subresources';
+import { handleGet, handleList, handleWatch } from './read/read-handlers';
+import type { ServedType } from './types/resource-type';
 import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
-import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './write-handlers';
+import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './write/write-handlers';
 
 type Handler = (r: ResourceRequest) => void | Promise<void>;
 

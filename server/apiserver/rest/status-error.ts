@@ -1,4 +1,4 @@
-import { qualifiedResource } from './resource-type';
+import { qualifiedResource } from './types/resource-type';
 
 /** The API server's Status errors: kube-apiserver's messages on the one StatusError (server/http). */
 import { StatusError, type StatusCause } from '../../http/status-error';

@@ -1,0 +1,54 @@
+import { AlreadyExistsError } from '../../store/types';
+import { admit } from './admission-gate';
+import type { ApiContext } from '../api-context';
+import { encodeObject, objectKey } from '../codec/object-codec';
+import { checkBodyIdentity, initObjectMeta } from './object-meta';
+import { validateObjectMeta } from './meta-validation';
+import type { ServedType } from '../types/resource-type';
+import { validateAgainstSchema } from './schema-gate';
+import { strategyFor } from './strategies';
+import { alreadyExists, forbidden, notFound } from '../status-error';
+import type { WriteOptions, WriteResult } from './write-options';
+
+const NAMESPACE_RT = { group: '', resource: 'namespaces', namespaced: false };
+
+/** the namespace must exist and not be terminating */
+export function checkNamespaceWritable(ctx: ApiContext, namespace: string): void {
+  const kv = ctx.store.get(objectKey(NAMESPACE_RT, undefined, namespace));
+  if (!kv) throw notFound(NAMESPACE_RT, namespace);
+  if (JSON.parse(kv.value).metadata?.deletionTimestamp) {
+    throw forbidden(`unable to create new content in namespace ${namespace} because it is being terminated`, {
+      name: namespace, kind: 'namespaces',
+      causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+    });
+  }
+}
+
+/** POST: defaults, admission, schema, then an atomic create in the store */
+export async function createObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: any, opts: WriteOptions): Promise<WriteResult> {
+  checkBodyIdentity(rt, body, namespace);
+  initObjectMeta(rt, body);
+  validateObjectMeta(rt, body);
+  if (rt.namespaced) checkNamespaceWritable(ctx, namespace!);
+  const strategy = strategyFor(rt);
+  if (strategy.prepareForCreate) strategy.prepareForCreate(body);
+  else if (rt.subresources.status && !rt.builtin) delete body.status;
+  const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation);
+  const admitted = await admit(ctx, { operation: 'CREATE', rt, object: validated.object, namespace, name: body.metadata.name, user: opts.user, dryRun: opts.dryRun });
+  const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object, 'Ignore').object;
+  const warnings = [...validated.warnings, ...admitted.warnings];
+  const key = objectKey(rt, namespace, object.metadata.name);
+  if (opts.dryRun) {
+    if (ctx.store.get(key)) throw alreadyExists(rt, object.metadata.name);
+    return { object, warnings, created: true };
+  }
+  try {
+    const rev = ctx.store.create(key, encodeObject(object, rt));
+    object.metadata.resourceVersion = String(rev);
+    ctx.afterWrite?.(rt);
+    return { object, warnings, created: true };
+  } catch (err) {
+    if (err instanceof AlreadyExistsError) throw alreadyExists(rt, object.metadata.name);
+    throw err;
+  }
+}

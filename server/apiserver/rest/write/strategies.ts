@@ -1,0 +1,87 @@
+import { nowTimestamp } from '../codec/object-codec';
+import type { ServedType } from '../types/resource-type';
+
+/**
+ * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
+ * clients notice: defaults on create and which fields a write may touch.
+ */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+export const FINALIZER_FOREGROUND = 'foregroundDeletion';
+export const FINALIZER_ORPHAN = 'orphan';
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+type Strategy = {
+  prepareForCreate?: (obj: any) => void;
+  prepareForUpdate?: (obj: any, old: any) => void;
+};
+
+const CRD_CONDITIONS = (crd: any) => {
+  const t = nowTimestamp();
+  const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: t, reason, message });
+  return {
+    conditions: [
+      cond('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+      cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+    ],
+    acceptedNames: crd.spec?.names ?? {},
+    storedVersions: (crd.spec?.versions ?? []).filter((v: any) => v.storage).map((v: any) => v.name),
+  };
+};
+
+const STRATEGIES: Record<string, Strategy> = {
+  '/pods': {
+    prepareForCreate(pod) {
+      pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
+      pod.spec ??= {};
+      pod.spec.restartPolicy ??= 'Always';
+      pod.spec.terminationGracePeriodSeconds ??= 30;
+      pod.spec.dnsPolicy ??= 'ClusterFirst';
+      pod.spec.schedulerName ??= 'default-scheduler';
+      pod.spec.enableServiceLinks ??= true;
+      for (const c of pod.spec.containers ?? []) {
+        c.terminationMessagePath ??= '/dev/termination-log';
+        c.terminationMessagePolicy ??= 'File';
+        c.imagePullPolicy ??= String(c.image ?? '').endsWith(':latest') || !String(c.image ?? '').includes(':') ? 'Always' : 'IfNotPresent';
+      }
+    },
+  },
+  '/namespaces': {
+    prepareForCreate(ns) {
+      ns.spec = { finalizers: [NAMESPACE_FINALIZER] };
+      ns.status = { phase: 'Active' };
+      ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
+    },
+    prepareForUpdate(ns, old) { ns.spec = old.spec; },
+  },
+  '/services': {
+    prepareForCreate(svc) {
+      svc.status = { loadBalancer: {} };
+      svc.spec ??= {};
+      svc.spec.type ??= 'ClusterIP';
+      svc.spec.sessionAffinity ??= 'None';
+    },
+  },
+  'apiextensions.k8s.io/customresourcedefinitions': {
+    prepareForCreate(crd) {
+      crd.status = CRD_CONDITIONS(crd);
+      crd.metadata.finalizers = [...new Set([...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER])];
+    },
+    prepareForUpdate(crd, old) {
+      crd.status = CRD_CONDITIONS(crd);
+      const fins: string[] = crd.metadata.finalizers ?? [];
+      if (!old.metadata.deletionTimestamp && !fins.includes(CRD_CLEANUP_FINALIZER)) crd.metadata.finalizers = [...fins, CRD_CLEANUP_FINALIZER];
+    },
+  },
+  '/secrets': { prepareForCreate(s) { if (!s.type) s.type = 'Opaque'; } },
+};
+
+export function strategyFor(rt: Pick<ServedType, 'group' | 'resource'>): Strategy {
+  return STRATEGIES[`${rt.group}/${rt.resource}`] ?? {};
+}
+
+/** finalizers that keep an object after DELETE (namespaces also have spec.finalizers) */
+export function pendingFinalizers(rt: Pick<ServedType, 'group' | 'resource'>, obj: any): string[] {
+  const fs = [...(obj.metadata?.finalizers ?? [])];
+  if (!rt.group && rt.resource === 'namespaces') fs.push(...(obj.spec?.finalizers ?? []));
+  return fs;
+}

@@ -1,0 +1,98 @@
+import { ConflictError, NotFoundError } from '../../store/types';
+import { admit } from './admission-gate';
+import type { ApiContext } from '../api-context';
+import { decodeObject, encodeObject, objectKey } from '../codec/object-codec';
+import { checkBodyIdentity, jsonEqual, keepSystemMeta, specChanged, tracksGeneration } from './object-meta';
+import { validateObjectMeta } from './meta-validation';
+import type { ServedType } from '../types/resource-type';
+import { validateAgainstSchema } from './schema-gate';
+import { pendingFinalizers, strategyFor } from './strategies';
+import { conflict, notFound } from '../status-error';
+import type { WriteOptions, WriteResult } from './write-options';
+
+const MAX_ATTEMPTS = 10;
+
+export interface UpdateInput {
+  rt: ServedType;
+  namespace?: string;
+  name: string;
+  subresource?: string;
+  /** computes the desired object from a copy of the current one (PUT: the body; PATCH: patched) */
+  mutate: (current: any) => any;
+  /** called instead of 404 when the object does not exist (apply-patch create) */
+  onMissing?: () => Promise<WriteResult>;
+}
+
+/** the object after applying the subresource rules: status writes touch only status, spec writes never status */
+function mergeForSubresource(rt: ServedType, next: any, current: any, subresource?: string): any {
+  if (subresource === 'status') return { ...structuredClone(current), status: next.status };
+  if (subresource === 'finalize') return { ...structuredClone(current), spec: { ...current.spec, finalizers: next.spec?.finalizers ?? [] } };
+  if (rt.subresources.status) {
+    if (current.status === undefined) delete next.status; else next.status = current.status;
+  }
+  return next;
+}
+
+/** an object being deleted whose last finalizer is gone is removed */
+function shouldDeleteAfterUpdate(rt: ServedType, obj: any): boolean {
+  const m = obj.metadata;
+  return Boolean(m.deletionTimestamp) && pendingFinalizers(rt, obj).length === 0 && !(m.deletionGracePeriodSeconds > 0);
+}
+
+/** the object the write asks for, after subresource rules, system metadata, schema and admission */
+async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, opts: WriteOptions): Promise<WriteResult> {
+  const { rt, namespace, name, subresource } = input;
+  let next = input.mutate(structuredClone(current));
+  checkBodyIdentity(rt, next, namespace, name);
+  const precondition = next.metadata.resourceVersion;
+  if (precondition && precondition !== current.metadata.resourceVersion) throw conflict(rt, name);
+  next = mergeForSubresource(rt, next, current, subresource);
+  keepSystemMeta(next, current);
+  validateObjectMeta(rt, next);
+  if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
+  if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+  const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
+  const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
+  next = admitted.object;
+  next.metadata.resourceVersion = current.metadata.resourceVersion;
+  return { object: next, warnings: [...validated.warnings, ...admitted.warnings] };
+}
+
+/** removes an object whose last finalizer this update took away */
+function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: any): void {
+  if (!shouldDeleteAfterUpdate(rt, obj)) return;
+  try {
+    const { revision } = ctx.store.delete(key, Number(obj.metadata.resourceVersion));
+    obj.metadata.resourceVersion = String(revision);
+    ctx.afterWrite?.(rt);
+  } catch (err) {
+    if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
+  }
+}
+
+/** PUT / PATCH / status writes: compare-and-swap against the stored revision, retried on a lost race */
+export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: WriteOptions): Promise<WriteResult> {
+  const { rt, name } = input;
+  const key = objectKey(rt, input.namespace, name);
+  for (let attempt = 1; ; attempt++) {
+    const kv = ctx.store.get(key);
+    if (!kv && input.onMissing) return input.onMissing();
+    if (!kv) throw notFound(rt, name);
+    const current = decodeObject(rt, kv);
+    const { object: next, warnings } = await desiredObject(ctx, input, current, opts);
+    if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
+    try {
+      next.metadata.resourceVersion = String(ctx.store.update(key, encodeObject(next, rt), kv.modRevision));
+    } catch (err) {
+      // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
+      // precondition, or a JSON patch `test`, is checked again against the fresh object)
+      if (err instanceof ConflictError && attempt < MAX_ATTEMPTS) continue;
+      if (err instanceof ConflictError) throw conflict(rt, name);
+      if (err instanceof NotFoundError) throw notFound(rt, name);
+      throw err;
+    }
+    ctx.afterWrite?.(rt);
+    deleteIfFinalized(ctx, rt, key, next);
+    return { object: next, warnings };
+  }
+}

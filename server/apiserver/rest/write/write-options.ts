@@ -1,0 +1,19 @@
+import type { User } from '../api-context';
+import { fieldValidationFrom, type FieldValidation } from './schema-gate';
+
+export interface WriteOptions {
+  user: User;
+  dryRun: boolean;
+  fieldValidation: FieldValidation;
+}
+
+export interface WriteResult {
+  object: any;
+  warnings: string[];
+  /** create: 201; update/patch: 200 */
+  created?: boolean;
+}
+
+export function writeOptionsFrom(query: URLSearchParams, user: User): WriteOptions {
+  return { user, dryRun: query.getAll('dryRun').includes('All'), fieldValidation: fieldValidationFrom(query) };
+}

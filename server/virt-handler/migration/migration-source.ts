@@ -1,0 +1,170 @@
+/**
+ * The source side of a migration (KubeVirt's migration-source.go + the launcher's monitor): once
+ * the target published its address, run `migrate` on the source launcher with the policy's
+ * parameters, follow its progress events (published on the VMIM at least every second), cancel on
+ * abort request or timeout, and report the outcome in the VMI's migrationState. The outcome is
+ * kept in memory and written by the next sync, so a conflicting write is simply retried.
+ */
+import type { VirtualMachineInstance, VMIMigrationState } from '../../../lib/kubevirt';
+import { EventTypeNormal, EventTypeWarning } from '../../kube/events';
+import { log } from '../../log';
+import type { MigrationInfo } from '../../virt-launcher/protocol';
+import type { LauncherClient } from '../../virt-launcher/launcher-client';
+import { patchMigrationState, writeProgress } from './migration-patch';
+import { checkMigrationTimeouts, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
+import { BLOCK_MIGRATION_PORT, DIRECT_MIGRATION_PORT, type MigrationDeps } from './migration-target';
+import { MIRROR_READY_TIMEOUT_MS } from '../../virt-launcher/protocol';
+import { podDirOf, podUIDOnNode, readTermination } from '../pod-dir';
+
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+const PROGRESS_EVERY_MS = 500;
+const CANCELED = 'Migration failed due to being canceled';
+const MIGRATED_REASON = 'Migrated';
+/** `migrate` returns once the disks are copied (when there are some) and the memory stream started. */
+const MIGRATE_REQUEST_TIMEOUT_MS = MIRROR_READY_TIMEOUT_MS + 10_000;
+
+/** The target's port for a role (targetDirectMigrationNodePorts maps port → role, as KubeVirt). */
+function portFor(state: VMIMigrationState, role: number): number | undefined {
+  const entry = Object.entries(state.targetDirectMigrationNodePorts ?? {}).find(([, r]) => r === role);
+  return entry ? Number(entry[0]) : undefined;
+}
+
+interface Monitor {
+  uid: string;
+  client: LauncherClient;
+  timing: MonitorState;
+  config?: ResolvedConfig;
+  dataBytes: number;
+  lastProgressAt: number;
+  cancelSent: boolean;
+  timeoutReason?: string;
+  final?: MigrationInfo;
+  /** progress writes, one after another: a late 'active' write never lands after the final one */
+  progressWrites: Promise<void>;
+  detach: () => void;
+}
+
+export interface SourceHooks {
+  enqueue: (key: string) => void;
+  /** The VMIM (namespace/name) with this UID, for the progress annotation. */
+  findMigration: (uid: string) => { namespace: string; name: string } | undefined;
+}
+
+export class MigrationSource {
+  private readonly monitors = new Map<string, Monitor>();
+  private readonly log = log.child({ component: 'virt-handler-migration-source' });
+
+  constructor(private readonly d: MigrationDeps, private readonly hooks: SourceHooks) {}
+
+  async sync(key: string, vmi: VirtualMachineInstance, state: VMIMigrationState): Promise<void> {
+    const uid = state.migrationUid!;
+    if (state.completed) return this.forget(uid);
+    const podUID = podUIDOnNode(vmi, this.d.node);
+    if (!podUID) return;
+    const podDir = podDirOf(this.d.dataDir, this.d.node, podUID);
+    const client = this.d.connections.get(podDir, key).client;
+    if (!state.startTimestamp) {
+      if (state.abortRequested) return this.finish(vmi, { status: 'cancelled' }, true);
+      if (!state.targetNodeAddress) return;
+      return this.start(key, vmi, state, client);
+    }
+    const m = this.monitors.get(uid) ?? (await this.reattach(key, vmi, state, client, podDir));
+    if (!m) return;
+    if (m.final) {
+      await m.progressWrites; // the final figures are on the VMIM before anyone sees the migration end
+      return this.finish(vmi, m.final, state.abortRequested === true, m.timeoutReason);
+    }
+    if (state.abortRequested && !m.cancelSent) {
+      m.cancelSent = true;
+      await client.request('migrateCancel');
+      await patchMigrationState(this.d.clients, vmi, { abortStatus: 'Aborting' });
+    }
+  }
+
+  private async start(key: string, vmi: VirtualMachineInstance, state: VMIMigrationState, client: LauncherClient): Promise<void> {
+    const port = portFor(state, DIRECT_MIGRATION_PORT) ?? NaN;
+    const nbdPort = portFor(state, BLOCK_MIGRATION_PORT);
+    const config = state.migrationConfiguration as ResolvedConfig | undefined;
+    const m = this.attach(key, vmi, state, client);
+    try {
+      await client.request('migrate', { host: state.targetNodeAddress!, port, nbdPort, params: toMigrationParams(config) }, { timeoutMs: MIGRATE_REQUEST_TIMEOUT_MS });
+    } catch (err) {
+      m.final = { status: 'failed', errorDesc: (err as Error).message };
+    }
+    await patchMigrationState(this.d.clients, vmi, { startTimestamp: new Date().toISOString(), mode: 'PreCopy' });
+    void this.d.recorder.record(vmi as never, EventTypeNormal, 'Migrating', `VirtualMachineInstance is migrating to node ${state.targetNode}.`);
+  }
+
+  /** After a handler restart: follow the running migration again, or learn how it ended. */
+  private async reattach(key: string, vmi: VirtualMachineInstance, state: VMIMigrationState, client: LauncherClient, podDir: string): Promise<Monitor | undefined> {
+    const m = this.attach(key, vmi, state, client);
+    const info = await client.request('migrationStatus').catch(() => undefined);
+    if (info && FINAL.has(info.status)) m.final = info;
+    else if (!info) m.final = readTermination(podDir)?.reason === MIGRATED_REASON ? { status: 'completed' } : { status: 'failed', errorDesc: 'source virt-launcher is gone' };
+    else if (info.status === 'none') m.final = { status: 'failed', errorDesc: 'the source launcher runs no migration' };
+    return m;
+  }
+
+  private attach(key: string, vmi: VirtualMachineInstance, state: VMIMigrationState, client: LauncherClient): Monitor {
+    const now = Date.now();
+    const uid = state.migrationUid!;
+    const onInfo = (info: MigrationInfo) => this.onInfo(key, m, info);
+    const onDomain = (s: { state: string; reason?: string }) => { if (s.reason === MIGRATED_REASON && !m.final) { m.final = { status: 'completed' }; this.hooks.enqueue(key); } };
+    const m: Monitor = {
+      uid, client, timing: { startedAt: now, bestAt: now }, config: state.migrationConfiguration as ResolvedConfig | undefined,
+      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, progressWrites: Promise.resolve(),
+      detach: () => { client.off('migration', onInfo); client.off('domain', onDomain); },
+    };
+    client.on('migration', onInfo);
+    client.on('domain', onDomain);
+    this.monitors.set(uid, m);
+    return m;
+  }
+
+  private onInfo(key: string, m: Monitor, info: MigrationInfo): void {
+    const now = Date.now();
+    const final = FINAL.has(info.status);
+    if (final && (!m.final || m.final.status !== info.status)) m.final = info;
+    if (final || now - m.lastProgressAt >= PROGRESS_EVERY_MS) {
+      m.lastProgressAt = now;
+      const vmim = this.hooks.findMigration(m.uid);
+      const progress = toMigrationProgress(info, new Date(now));
+      if (vmim) {
+        m.progressWrites = m.progressWrites
+          .then(async () => { await writeProgress(this.d.clients, vmim, progress); })
+          .catch((err) => this.log.debug({ err: (err as Error).message }, 'progress write failed'));
+      }
+    }
+    if (final) return this.hooks.enqueue(key);
+    const timeout = checkMigrationTimeouts(m.timing, info, m.config, m.dataBytes, now);
+    if (timeout && !m.cancelSent) {
+      m.cancelSent = true;
+      m.timeoutReason = timeout;
+      void m.client.request('migrateCancel').catch(() => undefined);
+    }
+  }
+
+  /** Writes the outcome into the VMI's migrationState (completed, or failed with its reason). */
+  private async finish(vmi: VirtualMachineInstance, info: MigrationInfo, abortRequested: boolean, timeoutReason?: string): Promise<void> {
+    const endTimestamp = new Date().toISOString();
+    if (info.status === 'completed') {
+      await patchMigrationState(this.d.clients, vmi, { completed: true, endTimestamp });
+      return;
+    }
+    const aborted = abortRequested && !timeoutReason;
+    const failureReason = aborted ? CANCELED : timeoutReason ?? info.errorDesc ?? `Live migration ${info.status}`;
+    await patchMigrationState(this.d.clients, vmi, { completed: true, failed: true, endTimestamp, failureReason, abortStatus: abortRequested ? 'Succeeded' : undefined });
+    void this.d.recorder.record(vmi as never, aborted ? EventTypeNormal : EventTypeWarning, aborted ? 'MigrationAborted' : 'MigrationFailed', aborted ? 'Live migration aborted' : failureReason);
+  }
+
+  private forget(uid: string): void {
+    const m = this.monitors.get(uid);
+    if (!m) return;
+    m.detach();
+    this.monitors.delete(uid);
+  }
+
+  closeAll(): void {
+    for (const uid of [...this.monitors.keys()]) this.forget(uid);
+  }
+}

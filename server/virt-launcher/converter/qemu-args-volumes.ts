@@ -1,0 +1,69 @@
+/** Volume sources → the file QEMU opens (and the files the launcher must create first). */
+import { join } from 'node:path';
+import type { ConverterInput, FileToCreate } from './converter-types';
+import type { Volume } from '../vmi-types';
+import { CONVERTER_REASONS, ConverterError, invalid } from './converter-error';
+import { parseBytes } from './quantity';
+import { imageFile, resolveInside } from '../store-paths';
+
+export const DISKS_DIR = 'disks';
+
+export interface VolumeSource {
+  path: string;
+  format: 'qcow2' | 'raw';
+  /** the source can only be attached read-only (generated cloud-init media). */
+  readOnly: boolean;
+  files: FileToCreate[];
+}
+
+function overlayPath(input: ConverterInput, volName: string): string {
+  return join(input.podDir, DISKS_DIR, `${volName}.qcow2`);
+}
+
+function containerDisk(input: ConverterInput, vol: Volume): VolumeSource | undefined {
+  const ref = vol.containerDisk!.image;
+  const field = `spec.volumes[${vol.name}].containerDisk`;
+  if (typeof ref !== 'string' || ref === '') throw invalid(`${field}.image: required`);
+  const entry = input.image(ref);
+  if (!entry) throw new ConverterError(CONVERTER_REASONS.imageNotFound, `${field}.image: image ${JSON.stringify(ref)} not found in the node's image store`);
+  const diskPath = vol.containerDisk!.path ?? entry.disk;
+  if (!diskPath) {
+    if (entry.kernel) return undefined; // kernel-only image (booted directly, see firmware)
+    throw invalid(`${field}: image ${JSON.stringify(ref)} has no disk`);
+  }
+  const backing = imageFile(entry, diskPath, `${field}.path`);
+  const path = overlayPath(input, vol.name);
+  const backingFormat = entry.format === 'qcow2' ? 'qcow2' : 'raw';
+  return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'overlay', path, backing, backingFormat }] };
+}
+
+function ephemeral(input: ConverterInput, vol: Volume): VolumeSource {
+  const claimName = vol.ephemeral?.persistentVolumeClaim?.claimName;
+  const claim = claimName ? input.claim?.(claimName) : undefined;
+  if (!claim) throw new ConverterError(CONVERTER_REASONS.pvcNotFound, `spec.volumes[${vol.name}].ephemeral: PVC ${JSON.stringify(claimName ?? '')} not found`);
+  const path = overlayPath(input, vol.name);
+  return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'overlay', path, backing: claim.path, backingFormat: claim.format }] };
+}
+
+function emptyDisk(input: ConverterInput, vol: Volume): VolumeSource {
+  const sizeBytes = parseBytes(vol.emptyDisk!.capacity, `spec.volumes[${vol.name}].emptyDisk.capacity`);
+  if (sizeBytes < 512) throw invalid(`spec.volumes[${vol.name}].emptyDisk.capacity: too small`);
+  const path = overlayPath(input, vol.name);
+  return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'emptyDisk', path, sizeBytes }] };
+}
+
+function cloudInit(input: ConverterInput, vol: Volume): VolumeSource {
+  const media = input.cloudInitMedia[vol.name];
+  if (!media) throw invalid(`spec.volumes[${vol.name}]: cloud-init media was not generated`);
+  return { path: resolveInside(input.podDir, media, `spec.volumes[${vol.name}]`), format: 'raw', readOnly: true, files: [] };
+}
+
+/** The file behind a volume; undefined when the volume has nothing to attach (kernel-only image). */
+export function resolveVolumeSource(input: ConverterInput, vol: Volume): VolumeSource | undefined {
+  if (vol.containerDisk) return containerDisk(input, vol);
+  if (vol.emptyDisk) return emptyDisk(input, vol);
+  if (vol.ephemeral) return ephemeral(input, vol);
+  if (vol.cloudInitNoCloud || vol.cloudInitConfigDrive) return cloudInit(input, vol);
+  const kind = Object.keys(vol).find((k) => k !== 'name') ?? 'none';
+  throw new ConverterError(CONVERTER_REASONS.unsupported, `spec.volumes[${vol.name}]: volume type ${JSON.stringify(kind)} is not supported by this launcher`);
+}
