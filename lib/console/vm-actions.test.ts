@@ -17,7 +17,8 @@ describe('allowedActions', () => {
     ['manual, stopped VMI', newVM(withRunStrategy('Manual')), newVMI(withPhase('Succeeded')), ['start', 'restart', 'delete']],
     ['rerunOnFailure, failed', newVM(withRunStrategy('RerunOnFailure')), newVMI(withPhase('Failed')), ['restart', 'delete']],
     ['running but not live-migratable', newVM(withRunStrategy('Always')), newVMI(withPhase('Running'), notMigratable), ['stop', 'forceStop', 'restart', 'pause', 'softReboot', 'delete']],
-    ['already migrating', newVM(withRunStrategy('Always')), newVMI(withPhase('Running'), migrating), ['stop', 'forceStop', 'restart', 'pause', 'softReboot', 'delete']],
+    // no pause while migrating: virt-api refuses it ("Cannot pause VM … because it is currently being migrated")
+    ['already migrating', newVM(withRunStrategy('Always')), newVMI(withPhase('Running'), migrating), ['stop', 'forceStop', 'restart', 'softReboot', 'delete']],
     ['once, running', newVM(withRunStrategy('Once')), newVMI(withPhase('Running')), ['stop', 'forceStop', 'pause', 'softReboot', 'migrate', 'delete']],
   ])('%s', (_n, vm, vmi, want) => {
     expect(allowedActions(vm, vmi, { canWrite: true })).toEqual(want);

@@ -3,8 +3,8 @@
  * offers what would not be refused — and says why the others are off.
  */
 import {
-  RunStrategy, VMIConditionType, VMIPhase, hasCondition, isVMIFinal, runStrategyOf,
-  type VirtualMachine, type VirtualMachineInstance,
+  VMIConditionType, isVMIFinal, refuseMigrate, refusePause, refuseRestart, refuseSoftReboot, refuseStart, refuseStop, refuseUnpause,
+  type Refusal, type VirtualMachine, type VirtualMachineInstance,
 } from '../kubevirt';
 
 export const VM_ACTIONS = ['start', 'stop', 'forceStop', 'restart', 'pause', 'unpause', 'softReboot', 'migrate', 'delete'] as const;
@@ -37,57 +37,45 @@ export type ActionAvailability = Record<VMAction, string | undefined>;
 
 const VIEW_ONLY = 'Your sign-in is view-only';
 
-const isPausedVMI = (vmi?: VirtualMachineInstance) => hasCondition(vmi, VMIConditionType.Paused, 'True');
 const isMigratingVMI = (vmi?: VirtualMachineInstance) =>
   !!vmi?.status?.migrationState && !vmi.status.migrationState.completed && !vmi.status.migrationState.failed;
 
-function startBlocker(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, strategy: string | undefined): string | undefined {
-  if (vmi && !isVMIFinal(vmi) && vmi.status?.phase !== VMIPhase.Unknown) return 'It is already running';
-  if (strategy === RunStrategy.Always || strategy === RunStrategy.Once) return `${strategy} does not support manual start requests`;
-  if (strategy === RunStrategy.RerunOnFailure && vmi?.status?.phase === VMIPhase.Failed) return 'RerunOnFailure does not start from a failed state';
-  return vm.metadata.deletionTimestamp ? 'It is being deleted' : undefined;
-}
-
-function stopBlocker(vmi: VirtualMachineInstance | undefined, strategy: string | undefined): string | undefined {
-  const live = !!vmi && !isVMIFinal(vmi);
-  // Always/Once: stop flips the strategy to Halted, which also ends a crash loop with no VMI
-  if (strategy === RunStrategy.Always || strategy === RunStrategy.Once) return undefined;
-  return live ? undefined : 'It is not running';
-}
-
+/** what the console adds to virt-api's own refusal of a migrate (the VMIM admission refuses these) */
 function migrateBlocker(vmi: VirtualMachineInstance | undefined): string | undefined {
-  if (vmi?.status?.phase !== VMIPhase.Running) return 'It is not running';
+  const refused = refuseMigrate(vmi);
+  if (refused) return refused.code === 404 ? 'VM is not running' : refused.message;
   if (isMigratingVMI(vmi)) return 'A migration is already in progress';
-  const c = vmi.status?.conditions?.find((x) => x.type === VMIConditionType.LiveMigratable);
+  const c = vmi?.status?.conditions?.find((x) => x.type === VMIConditionType.LiveMigratable);
   if (c?.status === 'False') return c.message || c.reason || 'It cannot be live-migrated';
   return undefined;
 }
 
-/** Every action with the reason it is unavailable (undefined = offer it). */
+/** a VMI subresource's refusal; no VMI at all is "not running" (virt-api answers 404) */
+const onVMI = (vmi: VirtualMachineInstance | undefined, rule: (v: VirtualMachineInstance) => Refusal | undefined) =>
+  vmi ? rule(vmi)?.message : 'VM is not running';
+
+/**
+ * Every action with the reason it is unavailable (undefined = offer it): virt-api's own refusals
+ * (lib/kubevirt/lifecycle-rules.ts, the same messages), plus the few things the console knows
+ * better before asking (a VM being deleted, a migration the VMIM admission would refuse).
+ */
 export function computeActionAvailability(
   vm: VirtualMachine,
   vmi: VirtualMachineInstance | undefined,
   opts: { canWrite: boolean },
 ): ActionAvailability {
   if (!opts.canWrite) return Object.fromEntries(VM_ACTIONS.map((a) => [a, VIEW_ONLY])) as ActionAvailability;
-  const rs = runStrategyOf(vm);
-  const strategy = rs.ok ? rs.strategy : undefined;
-  const running = vmi?.status?.phase === VMIPhase.Running;
-  const paused = isPausedVMI(vmi);
-  const notRunning = running ? undefined : 'It is not running';
-  const restartOff = strategy === RunStrategy.Halted || strategy === RunStrategy.Once
-    ? `${strategy} does not support manual restart requests`
-    : !vmi ? 'It is not running' : undefined;
+  const deleting = vm.metadata.deletionTimestamp ? 'It is being deleted' : undefined;
   return {
-    start: startBlocker(vm, vmi, strategy),
-    stop: stopBlocker(vmi, strategy),
-    forceStop: vmi && !isVMIFinal(vmi) ? undefined : 'It is not running',
-    restart: restartOff,
-    pause: notRunning ?? (paused ? 'It is already paused' : undefined),
-    unpause: notRunning ?? (paused ? undefined : 'It is not paused'),
-    softReboot: notRunning ?? (paused ? 'It is paused' : undefined),
+    start: refuseStart(vm, vmi)?.message ?? deleting,
+    stop: refuseStop(vm, vmi)?.message,
+    forceStop: vmi && !isVMIFinal(vmi) ? refuseStop(vm, vmi, 0)?.message : 'VM is not running',
+    restart: refuseRestart(vm, vmi)?.message,
+    pause: onVMI(vmi, refusePause),
+    unpause: onVMI(vmi, (v) => refuseUnpause(v, vm)),
+    softReboot: onVMI(vmi, refuseSoftReboot),
     migrate: migrateBlocker(vmi),
-    delete: vm.metadata.deletionTimestamp ? 'It is already being deleted' : undefined,
+    delete: deleting ? 'It is already being deleted' : undefined,
   };
 }
 

@@ -12,3 +12,4 @@ export * from './run-strategy';
 export * from './storage-state';
 export * from './printable-status';
 export * from './quantity';
+export * from './lifecycle-rules';

@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Refusal } from '../../lib/kubevirt/lifecycle-rules';
 import { asStatusError, rejectUpgrade as rejectUpgradeWithStatus, StatusError, writeStatus } from '../http/status-error';
 
 export const VM_RESOURCE = 'virtualmachine.kubevirt.io';
@@ -33,4 +34,12 @@ export function sendApiError(res: ServerResponse, err: unknown): void {
 /** Refuse a WebSocket upgrade with an HTTP status (validated before upgrading). */
 export function rejectUpgrade(socket: Duplex, err: unknown): void {
   rejectUpgradeWithStatus(socket, toApiError(err));
+}
+
+/** a lifecycle refusal (lib/kubevirt/lifecycle-rules.ts) as the error KubeVirt answers with */
+export function refusalError(r: Refusal, name: string): StatusError {
+  const resource = r.resource === 'vm' ? VM_RESOURCE : VMI_RESOURCE;
+  if (r.code === 404) return notFound(resource, name);
+  if (r.code === 403) return forbidden(resource, name, r.message);
+  return conflict(resource, name, r.message);
 }

@@ -1,7 +1,7 @@
 /** PURE: the `migrate` subresource (KubeVirt's MigrateVMRequestHandler, §4.3): creates a VMIM. */
-import { KUBEVIRT_API_VERSION, VMIPhase } from '../../../lib/kubevirt';
+import { KUBEVIRT_API_VERSION, refuseMigrate } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
-import { VMI_RESOURCE, VM_RESOURCE, conflict, notFound } from '../api-error';
+import { refusalError } from '../api-error';
 import type { MigrateOptions } from './options';
 import type { Write } from './writes';
 
@@ -9,8 +9,8 @@ export const MIGRATION_NAME_PREFIX = 'kubevirt-migrate-vm-';
 
 export function planMigrate(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: MigrateOptions): Write[] {
   const name = vm.metadata.name ?? '';
-  if (!vmi) throw notFound(VMI_RESOURCE, name);
-  if (vmi.status?.phase !== VMIPhase.Running) throw conflict(VM_RESOURCE, name, 'VM is not running');
+  const refused = refuseMigrate(vmi);
+  if (refused) throw refusalError(refused, name);
   const spec: Record<string, unknown> = { vmiName: name };
   if (opts.addedNodeSelector && Object.keys(opts.addedNodeSelector).length) spec.addedNodeSelector = opts.addedNodeSelector;
   return [{

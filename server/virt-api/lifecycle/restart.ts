@@ -1,7 +1,7 @@
 /** PURE: the `restart` subresource (KubeVirt's RestartVMRequestHandler, §4.3). */
-import { RunStrategy, VMIConditionType, hasCondition, runStrategyOf } from '../../../lib/kubevirt';
+import { refuseRestart, runStrategyOf, VMIConditionType, hasCondition } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
-import { VM_RESOURCE, badRequest, conflict, internal } from '../api-error';
+import { VM_RESOURCE, badRequest, conflict, internal, refusalError } from '../api-error';
 import type { RestartOptions } from './options';
 import { MANUAL_RECOVERY_MESSAGE } from './start';
 import { gracePeriodPatch, stateChangePatch, type Write } from './writes';
@@ -17,10 +17,8 @@ export function planRestart(vm: VirtualMachine, vmi: VirtualMachineInstance | un
   if (hasCondition(vm, VMIConditionType.VolumesChange, 'True')) throw conflict(VM_RESOURCE, name, MANUAL_RECOVERY_MESSAGE);
   const rs = runStrategyOf(vm);
   if (!rs.ok) throw internal(rs.error);
-  if (rs.strategy === RunStrategy.Halted || rs.strategy === RunStrategy.Once) {
-    throw conflict(VM_RESOURCE, name, `RunStategy ${rs.strategy} does not support manual restart requests`);
-  }
-  if (!vmi) throw conflict(VM_RESOURCE, name, 'VM is not running: Halted');
+  const refused = refuseRestart(vm, vmi);
+  if (refused || !vmi) throw refusalError(refused ?? { code: 409, resource: 'vm', message: 'VM is not running: Halted' }, name);
   const writes: Write[] = [];
   if (grace === 0) {
     const old = vmi.spec.terminationGracePeriodSeconds;

@@ -1,17 +1,16 @@
 /** PURE: the `start` subresource (KubeVirt's StartVMRequestHandler, §4.3). */
-import { RunStrategy, VMConditionType, VMIPhase, hasCondition, isVMIFinal, runStrategyOf } from '../../../lib/kubevirt';
+import { RunStrategy, VMIPhase, isVMIFinal, refuseStart, runStrategyOf } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineStateChangeRequest } from '../../../lib/kubevirt';
-import { VM_RESOURCE, conflict, internal } from '../api-error';
+import { VM_RESOURCE, conflict, internal, refusalError } from '../api-error';
 import type { StartOptions } from './options';
 import { runStrategyPatch, stateChangePatch, type Write } from './writes';
 
-export const MANUAL_RECOVERY_MESSAGE = 'VM recovery required: Volume migration failed, leaving some volumes pointing to non-consistent targets; manual intervention is needed to reassign them to their original volumes.';
-const NOT_RUNNING_PHASES: readonly (string | undefined)[] = [VMIPhase.Succeeded, VMIPhase.Failed, VMIPhase.Unknown, VMIPhase.Unset, undefined];
+export { MANUAL_RECOVERY_MESSAGE } from '../../../lib/kubevirt/lifecycle-rules';
 
 export function planStart(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: StartOptions): Write[] {
   const name = vm.metadata.name ?? '';
-  if (vmi && !NOT_RUNNING_PHASES.includes(vmi.status?.phase)) throw conflict(VM_RESOURCE, name, 'VM is already running');
-  if (hasCondition(vm, VMConditionType.ManualRecoveryRequired, 'True')) throw conflict(VM_RESOURCE, name, MANUAL_RECOVERY_MESSAGE);
+  const refused = refuseStart(vm, vmi);
+  if (refused) throw refusalError(refused, name);
   const rs = runStrategyOf(vm);
   if (!rs.ok) throw internal(rs.error);
   const start: VirtualMachineStateChangeRequest = { action: 'Start', ...(opts.paused ? { data: { paused: 'true' } } : {}) };

@@ -1,11 +1,11 @@
 /** PURE: the `stop` subresource (KubeVirt's StopVMRequestHandler, §4.3). */
-import { RunStrategy, isVMIFinal, runStrategyOf } from '../../../lib/kubevirt';
+import { RunStrategy, isVMIFinal, refuseStop, runStrategyOf } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
-import { VM_RESOURCE, conflict, internal } from '../api-error';
+import { internal, refusalError } from '../api-error';
 import type { StopOptions } from './options';
 import { gracePeriodPatch, runStrategyPatch, stateChangePatch, type Write } from './writes';
 
-export const HALTED_STOP_MESSAGE = 'Halted only supports manual stop requests with a shorter graceperiod';
+export { HALTED_STOP_MESSAGE } from '../../../lib/kubevirt/lifecycle-rules';
 
 /**
  * With `gracePeriod` and a live VMI, the VMI's grace period is patched first (KubeVirt does this
@@ -23,17 +23,13 @@ export function planStop(vm: VirtualMachine, vmi: VirtualMachineInstance | undef
   }
   const rs = runStrategyOf(vm);
   if (!rs.ok) throw internal(rs.error);
+  const refused = refuseStop(vm, vmi, opts.gracePeriod);
+  if (refused) throw refusalError(refused, name);
   switch (rs.strategy) {
-    case RunStrategy.Halted: {
-      if (!live) throw conflict(VM_RESOURCE, name, 'VM is not running');
-      const shorter = opts.gracePeriod !== undefined && (oldGrace === undefined || opts.gracePeriod < oldGrace);
-      if (!shorter) throw conflict(VM_RESOURCE, name, HALTED_STOP_MESSAGE);
-      return [...writes, stateChangePatch(vm, [{ action: 'Stop', uid: live.metadata.uid }])];
-    }
+    case RunStrategy.Halted:
     case RunStrategy.Manual:
     case RunStrategy.RerunOnFailure:
-      if (!live) throw conflict(VM_RESOURCE, name, 'VM is not running');
-      return [...writes, stateChangePatch(vm, [{ action: 'Stop', uid: live.metadata.uid }])];
+      return [...writes, stateChangePatch(vm, [{ action: 'Stop', uid: live!.metadata.uid }])];
     default:
       return [...writes, runStrategyPatch(vm, false)];
   }

@@ -2,39 +2,21 @@
  * PURE: preconditions of the VMI subresources virt-api forwards to virt-handler (§4.2/§4.3).
  * Each returns nothing or throws the ApiError KubeVirt answers with.
  */
-import { VMIConditionType, VMIPhase, hasCondition } from '../../../lib/kubevirt';
+import { VMIConditionType, VMIPhase, hasCondition, refusePause, refuseSoftReboot, refuseUnpause, type Refusal } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
-import { VMI_RESOURCE, VM_RESOURCE, badRequest, conflict, forbidden } from '../api-error';
+import { VMI_RESOURCE, badRequest, conflict, refusalError } from '../api-error';
 
 const phaseOf = (vmi: VirtualMachineInstance) => vmi.status?.phase;
 const nameOf = (vmi: VirtualMachineInstance) => vmi.metadata.name ?? '';
 
-export function checkPause(vmi: VirtualMachineInstance): void {
-  const name = nameOf(vmi);
-  // upstream answers on the VMI resource here (unlike the VM lifecycle verbs)
-  if (phaseOf(vmi) !== VMIPhase.Running) throw conflict(VMI_RESOURCE, name, 'VM is not running');
-  const probe = vmi.spec.livenessProbe;
-  if (probe && !probe.guestAgentPing) throw forbidden(VMI_RESOURCE, name, 'Pausing VMIs with a non-GuestAgentPing LivenessProbe is not supported');
-  if (hasCondition(vmi, VMIConditionType.Paused, 'True')) throw conflict(VMI_RESOURCE, name, 'VMI is already paused');
-  const migration = vmi.status?.migrationState;
-  if (migration && !migration.completed && !migration.failed) throw conflict(VMI_RESOURCE, name, `Cannot pause VM '${name}' because it is currently being migrated`);
+/** throws KubeVirt's error for a refusal (lib/kubevirt/lifecycle-rules.ts, shared with the console) */
+function enforce(refused: Refusal | undefined, vmi: VirtualMachineInstance): void {
+  if (refused) throw refusalError(refused, nameOf(vmi));
 }
 
-export function checkUnpause(vmi: VirtualMachineInstance, vm: VirtualMachine | undefined): void {
-  const name = nameOf(vmi);
-  if (vm?.status?.snapshotInProgress) throw conflict(VM_RESOURCE, name, 'VM snapshot is in progress');
-  if (phaseOf(vmi) !== VMIPhase.Running) throw conflict(VMI_RESOURCE, name, 'VMI is not running');
-  if (!hasCondition(vmi, VMIConditionType.Paused, 'True')) throw conflict(VMI_RESOURCE, name, 'VMI is not paused');
-}
-
-export function checkSoftReboot(vmi: VirtualMachineInstance): void {
-  const name = nameOf(vmi);
-  if (phaseOf(vmi) !== VMIPhase.Running) throw conflict(VMI_RESOURCE, name, 'VM is not running');
-  if (hasCondition(vmi, VMIConditionType.Paused, 'True')) throw conflict(VMI_RESOURCE, name, 'VMI is paused');
-  const agent = hasCondition(vmi, VMIConditionType.AgentConnected, 'True');
-  const acpiOff = (vmi.spec.domain.features as { acpi?: { enabled?: boolean } } | undefined)?.acpi?.enabled === false;
-  if (!agent && acpiOff) throw conflict(VMI_RESOURCE, name, 'VMI neither have the agent connected nor the ACPI feature enabled');
-}
+export const checkPause = (vmi: VirtualMachineInstance): void => enforce(refusePause(vmi), vmi);
+export const checkUnpause = (vmi: VirtualMachineInstance, vm: VirtualMachine | undefined): void => enforce(refuseUnpause(vmi, vm), vmi);
+export const checkSoftReboot = (vmi: VirtualMachineInstance): void => enforce(refuseSoftReboot(vmi), vmi);
 
 /**
  * Guest-agent GETs. Upstream answers these with 500 (quirk 5); a VMI that is not running or has
