@@ -16,6 +16,7 @@ const commands: Record<string, { describe: string; load: () => Promise<Runner> }
   launcher: { describe: 'run one virt-launcher (a launcher Pod\'s command)', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
   'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
   console: { describe: 'run the web console', load: async () => (await import('./console/main')).runConsoleCommand },
+  virtctl: { describe: "KubeVirt's virtctl: start, stop, restart, migrate, pause, console, vnc, expose ... (also installed as `virtctl`)", load: async () => (await import('./virtctl/main')).runVirtctlCommand },
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', load: async () => (await import('./bundle/main')).runBundleCommand },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
 };
