@@ -13,3 +13,5 @@ export * from './storage-state';
 export * from './printable-status';
 export * from './quantity';
 export * from './lifecycle-rules';
+export * from './kubevirt-cr';
+export * from './version';

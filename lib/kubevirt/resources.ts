@@ -32,12 +32,18 @@ export const MigrationPolicyResource: ResourceDescriptor = {
   group: MIGRATIONS_GROUP, version: MIGRATIONS_VERSION, plural: 'migrationpolicies',
   kind: 'MigrationPolicy', namespaced: false,
 };
+/** The cluster's configuration (one CR, kubevirt/kubevirt). */
+export const KubeVirtResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'kubevirts',
+  kind: 'KubeVirt', namespaced: true, shortNames: ['kv', 'kvs'],
+};
 
 export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   VirtualMachineResource,
   VirtualMachineInstanceResource,
   VirtualMachineInstanceMigrationResource,
   MigrationPolicyResource,
+  KubeVirtResource,
 ];
 
 /** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */

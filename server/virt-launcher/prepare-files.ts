@@ -14,7 +14,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 async function createFile(f: FileToCreate): Promise<void> {
-  await mkdir(dirname(f.path), { recursive: true });
+  if (f.kind !== 'mustExist') await mkdir(dirname(f.path), { recursive: true });
   switch (f.kind) {
     case 'overlay':
       await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', '-F', f.backingFormat, '-b', f.backing, f.path], { timeout: QEMU_IMG_TIMEOUT_MS });
@@ -24,6 +24,12 @@ async function createFile(f: FileToCreate): Promise<void> {
       return;
     case 'copy':
       await copyFile(f.source, f.path);
+      return;
+    case 'rawDisk':
+      await run(QEMU_IMG, ['create', '-q', '-f', 'raw', f.path, String(f.sizeBytes)], { timeout: QEMU_IMG_TIMEOUT_MS });
+      return;
+    case 'mustExist':
+      throw new Error(`${f.what}: ${f.path} does not exist`);
   }
 }
 

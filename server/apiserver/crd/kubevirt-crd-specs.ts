@@ -60,6 +60,13 @@ export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
     ],
   },
   {
+    // the operator's CR: `kv up` creates kubevirt/kubevirt; every component reads spec.configuration live
+    definition: 'v1.KubeVirt', group: 'kubevirt.io', version: 'v1', kind: 'KubeVirt',
+    plural: 'kubevirts', singular: 'kubevirt', scope: 'Namespaced',
+    shortNames: ['kv', 'kvs'], categories: ['all'], statusSubresource: true,
+    columns: [AGE, { name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
+  },
+  {
     definition: 'v1alpha1.MigrationPolicy', group: 'migrations.kubevirt.io', version: 'v1alpha1', kind: 'MigrationPolicy',
     plural: 'migrationpolicies', singular: 'migrationpolicy', scope: 'Cluster',
     shortNames: [], categories: [], statusSubresource: true, columns: [],

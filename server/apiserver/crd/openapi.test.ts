@@ -39,7 +39,7 @@ describe('buildOpenAPIv3Group', () => {
     const patchOps = Object.values<any>(doc.paths).map((p) => p.patch).filter(Boolean);
     const kinds = patchOps.filter((op) => op.parameters.some((p: any) => p.name === 'fieldValidation'))
       .map((op) => op['x-kubernetes-group-version-kind'].kind);
-    expect(new Set(kinds)).toEqual(new Set(['VirtualMachine', 'VirtualMachineInstance', 'VirtualMachineInstanceMigration']));
+    expect(new Set(kinds)).toEqual(new Set(['VirtualMachine', 'VirtualMachineInstance', 'VirtualMachineInstanceMigration', 'KubeVirt']));
     expect(doc.paths).toHaveProperty(['/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/status']);
   });
 

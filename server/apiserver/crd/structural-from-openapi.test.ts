@@ -77,6 +77,7 @@ describe('deploy/crds', () => {
       VirtualMachineInstance: ['Namespaced', ['vmi', 'vmis'], ['all']],
       VirtualMachineInstanceMigration: ['Namespaced', ['vmim', 'vmims'], ['all']],
       MigrationPolicy: ['Cluster', [], []],
+      KubeVirt: ['Namespaced', ['kv', 'kvs'], ['all']],
     });
   });
 });

@@ -16,7 +16,8 @@ const logger = log.child({ component: 'virt-api-admission' });
 export const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
 
 export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
-  config?: Partial<AdmissionConfig>;
+  /** fixed settings, or a function read on every request (the live KubeVirt CR) */
+  config?: Partial<AdmissionConfig> | (() => Partial<AdmissionConfig>);
   now?: () => Date;
 }
 
@@ -40,7 +41,7 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
     return { status: 200, body: badRequestResponse(req.uid, `expect resource to be { ${want.group} ${want.version} ${want.resource}}`) };
   }
   const actx = {
-    config: withAdmissionDefaults(ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
+    config: withAdmissionDefaults(typeof ctx.config === 'function' ? ctx.config() : ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
     getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation,
   };
   try {
