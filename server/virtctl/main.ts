@@ -46,6 +46,10 @@ export async function runVirtctl(argv: string[], out: Output = processOutput): P
     out.stderr(`unknown command "${name}" for "virtctl"\n\n${usage()}`);
     return 1;
   }
+  if (rest.some((a) => a === '--help' || a === '-h')) {
+    out.stdout(`${command.describe}\n\nUsage:\n  virtctl ${command.usage}\n\nGlobal flags: -n/--namespace NAMESPACE, --kubeconfig FILE, --context NAME\n`);
+    return 0;
+  }
   try {
     await command.run(rest, out);
     return 0;
