@@ -20,6 +20,8 @@ export interface DomainStartOptions {
   args: string[];
   startPaused: boolean;
   incoming: boolean;
+  /** runs once QEMU is up and before the guest does (the serial log connects here, so it misses no byte) */
+  beforeRun?: () => Promise<void>;
 }
 
 export interface DomainExit { status: DomainStatus; qemu: QemuExit }
@@ -56,6 +58,7 @@ export class Domain extends EventEmitter<DomainEvents> {
     qmp.on('event', (e) => this.onQmpEvent(e));
     await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'events', state: true }] });
     await qmp.execute('qom-set', { path: '/machine/peripheral/balloon0', property: 'guest-stats-polling-interval', value: 10 }).catch(() => undefined);
+    await opts.beforeRun?.();
     if (opts.incoming) this.update({ state: 'incoming', reason: undefined });
     else if (opts.startPaused) this.update({ state: 'paused', reason: DOMAIN_REASONS.startPaused });
     else await qmp.execute('cont');

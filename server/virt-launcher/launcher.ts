@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
-import { LAUNCHER_ERRORS, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
@@ -18,6 +18,7 @@ import { queryGuestInfo, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
 import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
+import { SerialLog } from './serial-log';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -39,6 +40,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   private starting?: Promise<DomainStatus>;
   private plan?: ConverterOutput;
   private migrationMonitor?: MigrationMonitor;
+  private serialLog?: SerialLog;
   private logger = log.child({ component: 'virt-launcher' });
 
   constructor(readonly opts: LauncherOptions) { super(); }
@@ -87,7 +89,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
     this.domain = domain;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
-    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.emit('exit', e); });
+    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
     try {
       const cloudInit = planCloudInitMedia(vmi, podDir);
       const media = Object.fromEntries(cloudInit.map((p) => [p.volume, p.path]));
@@ -103,7 +105,14 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
       steps.lap('files');
-      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming });
+      const devices = vmi.spec.domain.devices ?? {};
+      if (devices.autoattachSerialConsole !== false) {
+        this.serialLog = new SerialLog({
+          qemuSocket: join(podDir, POD_FILES.qemuSerialSocket), clientSocket: join(podDir, POD_FILES.serialSocket),
+          logFile: devices.logSerialConsole === false ? undefined : join(podDir, POD_FILES.guestConsoleLog),
+        });
+      }
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve() });
       steps.lap('qemu');
       this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state, steps: steps.laps }, 'domain started');
       return domain.status;

@@ -26,7 +26,12 @@ export const POD_FILES = {
   launcherReady: 'launcher.ready',
   qmpSocket: 'qmp.sock',
   vncSocket: 'vnc.sock',
+  /** the guest's serial console as virt-handler reaches it (the launcher's SerialLog) */
   serialSocket: 'serial.sock',
+  /** QEMU's own serial chardev; only the launcher connects to it */
+  qemuSerialSocket: 'ttyS0.sock',
+  /** the guest's console output from its first byte, bounded (kubectl logs -c guest-console-log) */
+  guestConsoleLog: 'guest-console-log.log',
   guestAgentSocket: 'qga.sock',
   pidFile: 'qemu.pid',
   termination: 'termination.json',
