@@ -47,6 +47,24 @@ describe('virtctl', () => {
     expect(again.err).toMatch(/^Error starting VirtualMachine .*VM is already running\n$/);
   });
 
+  it('the guest agent connects; guestosinfo, fslist and userlist print what it reports', async () => {
+    const since = Date.now();
+    await until('AgentConnected', async () => (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body?.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'AgentConnected' && x.status === 'True'), 60_000);
+    process.stderr.write(`guest agent connected ${Date.now() - since} ms after Running\n`);
+    const os = await virtctl(['guestosinfo', 'demo']);
+    expect(os.code, os.err).toBe(0);
+    const info = JSON.parse(os.out) as { guestAgentVersion: string; hostname: string; os: { name: string; kernelRelease: string } };
+    expect(info).toMatchObject({ hostname: 'demo', os: { name: 'kubevirt-ts demo' } });
+    expect(info.os.kernelRelease).toMatch(/^6\.1\./);
+    expect(info.guestAgentVersion).toMatch(/^7\./);
+    const fs = await virtctl(['fslist', 'demo']);
+    expect(fs.code, fs.err).toBe(0);
+    expect(JSON.parse(fs.out)).toMatchObject({ kind: 'VirtualMachineInstanceFileSystemList' });
+    const users = await virtctl(['userlist', 'demo']);
+    expect(users.code, users.err).toBe(0);
+    expect(JSON.parse(users.out)).toMatchObject({ kind: 'VirtualMachineInstanceGuestOSUserList' });
+  });
+
   it('pause vm → Paused; unpause vm → running again', async () => {
     expect(await virtctl(['pause', 'vm', 'demo'])).toEqual({ code: 0, out: 'VMI demo was scheduled to pause\n', err: '' });
     await until('demo paused', async () => (await readState(c.admin, 'demo')).paused, 30_000);

@@ -76,6 +76,8 @@ const ROUTES: Record<string, Record<string, Route>> = {
     unpause: forward('unpause', 'PUT', async (vmi, { ctx, path }) => checkUnpause(vmi, await findVM(ctx, path.namespace, path.name))),
     softreboot: forward('softreboot', 'PUT', checkSoftReboot),
     guestosinfo: forward('guestosinfo', 'GET', checkGuestAgent),
+    userlist: forward('userlist', 'GET', checkGuestAgent),
+    filesystemlist: forward('filesystemlist', 'GET', checkGuestAgent),
     'vnc/screenshot': forward('screenshot', 'GET', checkScreenshot),
   },
 };

@@ -14,7 +14,7 @@ import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
 import { findFreePort, FINAL_MIGRATION_STATES, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
-import { queryGuestInfo, rebootViaAgent } from './guest-agent';
+import { AgentNotConnected, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
 import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
@@ -58,12 +58,23 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'shutdown': await this.domain?.shutdown(Number(a?.graceSeconds ?? 0)); return this.domain?.status;
       case 'softReboot': return this.softReboot();
       case 'guestInfo': this.requireDomain(); return queryGuestInfo(this.opts.podDir);
+      case 'guestUsers': this.requireDomain(); return this.fromAgent(() => queryGuestUsers(this.opts.podDir));
+      case 'guestFilesystems': this.requireDomain(); return this.fromAgent(() => queryGuestFilesystems(this.opts.podDir));
       case 'stats': return this.stats();
       case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
       case 'migrate': return this.migrate(a);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'migrateCancel': await this.requireDomain().requireQmp().execute('migrate_cancel'); return queryMigration(this.domain!.requireQmp());
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
+    }
+  }
+
+  private async fromAgent<T>(ask: () => Promise<T>): Promise<T> {
+    try {
+      return await ask();
+    } catch (err) {
+      if (err instanceof AgentNotConnected) throw new CommandError(LAUNCHER_ERRORS.agentNotConnected, err.message);
+      throw err;
     }
   }
 

@@ -7,6 +7,7 @@ import { consoleCommand } from './commands/console';
 import { exposeCommand } from './commands/expose';
 import { pauseCommand, softRebootCommand, vmCommand } from './commands/lifecycle';
 import { migrateCancelCommand } from './commands/migrate-cancel';
+import { guestInfoCommand } from './commands/guest-info';
 import { versionCommand } from './commands/version';
 import { vncCommand } from './commands/vnc';
 import { processOutput, type Output } from './output';
@@ -26,6 +27,9 @@ export const COMMANDS: Record<string, Command> = {
   console: { usage: 'console VMI', describe: 'Connect to a console of a virtual machine instance.', run: (a, o) => consoleCommand(a, o) },
   vnc: { usage: 'vnc VMI [--proxy-only] [--port N] [--address A] [--preserve-session]', describe: 'Open a VNC connection to a virtual machine instance.', run: (a, o) => vncCommand(a, o) },
   expose: { usage: 'expose vm|vmi NAME --name SVC [--port P] [--target-port T] [--type ClusterIP|NodePort|LoadBalancer]', describe: 'Expose a virtual machine instance as a new service.', run: exposeCommand },
+  guestosinfo: { usage: 'guestosinfo VMI', describe: 'Return guest agent info about operating system.', run: (a, o) => guestInfoCommand('guestosinfo', a, o) },
+  userlist: { usage: 'userlist VMI', describe: 'Return full list of logged in users on the guest machine.', run: (a, o) => guestInfoCommand('userlist', a, o) },
+  fslist: { usage: 'fslist VMI', describe: 'Return full list of filesystems available on the guest machine.', run: (a, o) => guestInfoCommand('fslist', a, o) },
   version: { usage: 'version [--client]', describe: 'Print the client and server version information.', run: versionCommand },
 };
 
