@@ -14,6 +14,7 @@ import { readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
+import { setUpPodIsolation } from './cgroups/set-up-isolation';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 const ADOPTED_POLL_MS = 1000;
@@ -66,6 +67,7 @@ export class Kubelet {
       requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
       allowHostCommands: opts.allowHostCommands,
+      isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());
   }
@@ -84,6 +86,7 @@ export class Kubelet {
     if (this.opts.stopPodsOnExit) {
       this.log.info('stopping all pods');
       await this.manager.stopAll(STOP_PODS_GRACE_MS);
+      await this.manager.releaseCgroups();
     }
   }
 
