@@ -7,7 +7,7 @@ export function writeControl(dir: string, file: string, value: string): void {
   try {
     writeFileSync(join(dir, file), value);
   } catch (err) {
-    throw new Error(`cgroup: cannot write ${value} to ${join(dir, file)}: ${(err as Error).message}`);
+    throw new Error(`cgroup: cannot write ${value} to ${join(dir, file)}: ${(err as Error).message}`, { cause: err });
   }
 }
 

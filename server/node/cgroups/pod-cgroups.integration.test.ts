@@ -7,7 +7,9 @@ import { startTestApiServer } from '../../kube/testing/api-server';
 import { waitFor } from '../../kube/testing/wait-for';
 import { Kubelet } from '../kubelet';
 import { readProcessStartTime } from '../proc-stat';
-import { detectLayout, nodeCgroupName } from './detect-cgroups';
+import { log } from '../../log';
+import { detectLayout, detectPodCgroups, nodeCgroupName } from './detect-cgroups';
+import { PodIsolation } from './pod-isolation';
 
 const NODE = 'node-cg';
 const layout = detectLayout(readFileSync('/proc/self/mounts', 'utf8'), readFileSync('/proc/self/cgroup', 'utf8'), (d) => {
@@ -102,5 +104,21 @@ describe.runIf(layout?.version === 'v1' && process.getuid?.() === 0)('per-Pod cg
     expect(share).toBeLessThan(0.15); // 100m = 10% of one CPU (a busy loop would take 100%)
     expect(share).toBeGreaterThan(0.02);
     expect(readFileSync(join(podDir('cpu', p.metadata!.uid!), 'cpu.stat'), 'utf8')).toMatch(/nr_throttled [1-9]/);
+  });
+
+  it('a kubelet start removes Pod cgroups no Pod accounts for, killing what they still hold', async () => {
+    const cgroups = detectPodCgroups('node-stale', api.dataDir)!;
+    cgroups.ensure('left-behind', { memoryBytes: 32 * 2 ** 20 });
+    cgroups.ensure('kept', {});
+    const { spawn } = await import('node:child_process');
+    const orphan = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    cgroups.addProcess('left-behind', orphan.pid!);
+    const isolation = new PodIsolation(cgroups, log);
+    expect(isolation.removeStale(new Set(['kept']))).toEqual(['left-behind']);
+    await waitFor(() => !cgroups.list().includes('left-behind'), 10_000, 'stale cgroup removed');
+    expect(orphan.signalCode ?? (await new Promise((r) => orphan.once('exit', (_c, sig) => r(sig))))).toBe('SIGKILL');
+    expect(cgroups.list()).toEqual(['kept']);
+    await isolation.releaseAll();
+    expect(cgroups.list()).toEqual([]);
   });
 });
