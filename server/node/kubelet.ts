@@ -12,6 +12,7 @@ import { defaultHostProbeFile, detectAccel } from '../virt-launcher/kvm-probe';
 import { readKvmProbe } from './kvm-probe-result';
 import { readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
+import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
 import { setUpPodIsolation } from './cgroups/set-up-isolation';
@@ -32,6 +33,8 @@ export interface KubeletOptions {
   restartBackoffBaseMs?: number;
   /** run any Pod's command as a host process, not only launcher Pods (kubelet tests; never kv up) */
   allowHostCommands?: boolean;
+  /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
+  pressureFigures?: () => PressureFigures;
 }
 
 /**
@@ -49,7 +52,14 @@ export class Kubelet {
     const clients = makeKubeClients(opts.kc);
     const nodeDir = dataPaths(opts.dataDir).node(opts.nodeName);
     const machine = readMachineFacts(opts.dataDir);
-    const facts = (): NodeFacts => ({ name: opts.nodeName, nodesTotal: opts.nodesTotal ?? 1, machine, kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName) });
+    const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
+    const facts = (): NodeFacts => ({
+      name: opts.nodeName,
+      nodesTotal: opts.nodesTotal ?? 1,
+      machine,
+      kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
+      pressure: evaluatePressure(figures()),
+    });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
     this.pods = new Informer<V1Pod>({ kc: opts.kc, path: collectionPath(PodResource), fieldSelector: `spec.nodeName=${opts.nodeName}` });
