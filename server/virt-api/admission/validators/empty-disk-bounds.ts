@@ -1,5 +1,5 @@
 /** emptyDisk capacity bounds: a positive size no larger than the largest emptyDisk the cluster takes. */
-import { invalid, type Cause } from '../cause';
+import { invalid, required, type Cause } from '../cause';
 import { textOf, type JsonObject } from '../json-shape';
 import { formatBinaryQuantity, parseQuantity } from '../../../../lib/kubevirt/quantity';
 
@@ -10,8 +10,8 @@ import { formatBinaryQuantity, parseQuantity } from '../../../../lib/kubevirt/qu
 export const MAX_EMPTY_DISK_BYTES = 2 ** 40;
 
 export function validateEmptyDiskCapacity(f: string, ed: JsonObject, maxBytes = MAX_EMPTY_DISK_BYTES): Cause[] {
-  if (ed.capacity === undefined || ed.capacity === null) return []; // "is a required field" comes from the volume rules
   const field = `${f}.emptyDisk.capacity`;
+  if (ed.capacity === undefined || ed.capacity === null) return [required(field, `${field} is a required field`)];
   const bytes = parseQuantity(ed.capacity);
   if (bytes === undefined) return [invalid(field, `${field} '${textOf(ed.capacity)}': must be a valid quantity.`)];
   if (bytes <= 0) return [invalid(field, `${field} '${textOf(ed.capacity)}': must be greater than 0.`)];
