@@ -146,7 +146,7 @@ export class PodManager {
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
     try {
-      this.opts.isolation?.prepare(pod);
+      rt.oomKillsAtStart = this.opts.isolation?.prepare(pod);
     } catch (err) {
       const message = `cannot create the pod's cgroup: ${(err as Error).message}`;
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
@@ -170,7 +170,7 @@ export class PodManager {
   }
 
   private onExit(rt: PodRuntime, exit: ContainerExit): void {
-    exit = this.opts.isolation?.classifyExit(rt.uid, exit) ?? exit;
+    exit = this.opts.isolation?.classifyExit(rt.uid, exit, rt.oomKillsAtStart) ?? exit;
     rt.exit = exit;
     rt.child = undefined;
     const base = this.opts.restartBackoffBaseMs ?? 1000;

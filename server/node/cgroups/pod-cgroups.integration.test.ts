@@ -79,6 +79,19 @@ describe.runIf(layout?.version === 'v1' && process.getuid?.() === 0)('per-Pod cg
     expect(readProcessStartTime(pidOf(calm))).toBeDefined();
   }, 40_000);
 
+  it('restarts an OOMKilled container under OnFailure; lastState says OOMKilled, the new one is not blamed for it', async () => {
+    const script = 'if [ -e "$KV_POD_DIR/once" ]; then exit 0; fi; touch "$KV_POD_DIR/once"; head -c 512M /dev/zero | tail > /dev/null';
+    await c.core.createNamespacedPod({ namespace: 'default', body: { ...pod('relapse', script, { memory: '64Mi' }), spec: { ...pod('relapse', script, { memory: '64Mi' }).spec!, restartPolicy: 'OnFailure' } } });
+    const p = await waitFor(async () => {
+      const x = await get('relapse');
+      const st = x?.status?.containerStatuses?.[0];
+      return st?.restartCount === 1 && x?.status?.phase === 'Succeeded' ? x : undefined;
+    }, 20_000, 'restarted after the OOM kill, then done');
+    expect(p.status?.containerStatuses?.[0].lastState?.terminated).toMatchObject({ reason: 'OOMKilled', exitCode: 137 });
+    expect(p.status?.containerStatuses?.[0].state?.terminated).toMatchObject({ reason: 'Completed', exitCode: 0 });
+    await c.core.deleteNamespacedPod({ namespace: 'default', name: 'relapse', gracePeriodSeconds: 0 });
+  }, 30_000);
+
   it('removes the Pod cgroup when the Pod is deleted', async () => {
     const calm = (await get('calm'))!;
     const uid = calm.metadata!.uid!;

@@ -29,19 +29,19 @@ export function processGroupMembers(pgid: number): number[] {
  * joined right after spawn, read for OOM kills when the container ends, removed with the Pod.
  */
 export class PodIsolation {
-  /** oom_kill count when the current container started (the cgroup outlives restarts). */
-  private readonly oomBaseline = new Map<string, number>();
-
   constructor(
     readonly cgroups: PodCgroups,
     private readonly log: Logger,
   ) {}
 
-  /** Create/update the Pod's cgroup; throws (the container must not start unconfined). */
-  prepare(pod: V1Pod): void {
+  /**
+   * Create/update the Pod's cgroup; throws (the container must not start unconfined). Returns its
+   * OOM-kill count so far: the baseline for this container (the cgroup outlives restarts).
+   */
+  prepare(pod: V1Pod): number {
     const uid = pod.metadata!.uid!;
     this.cgroups.ensure(uid, podLimits(pod));
-    this.oomBaseline.set(uid, this.cgroups.oomKills(uid));
+    return this.cgroups.oomKills(uid);
   }
 
   /** Move the container's process and anything it forked before this into the Pod's cgroup. */
@@ -58,16 +58,14 @@ export class PodIsolation {
   }
 
   /** kubelet's reason OOMKilled when the kernel's OOM killer struck inside the Pod's cgroup. */
-  classifyExit(uid: string, exit: ContainerExit): ContainerExit {
+  classifyExit(uid: string, exit: ContainerExit, baseline = 0): ContainerExit {
     if (exit.reason === 'StartError') return exit;
-    const kills = this.cgroups.oomKills(uid);
-    if (kills <= (this.oomBaseline.get(uid) ?? 0)) return exit;
+    if (this.cgroups.oomKills(uid) <= baseline) return exit;
     return { ...exit, reason: 'OOMKilled', message: exit.message };
   }
 
   /** Kill what is left in the Pod's cgroup and remove it, retrying while dying processes hold it. */
   release(uid: string): void {
-    this.oomBaseline.delete(uid);
     let attempts = 0;
     const attempt = () => {
       if (this.cgroups.remove(uid)) return;
