@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CgroupV1, V1_CONTROLLERS, type V1Controller } from './cgroup-v1';
 import { CgroupV2 } from './cgroup-v2';
+import { pinLayout } from './layout-pin';
 import type { PodCgroups } from './pod-cgroups';
 
 /** Where the host mounts cgroups and where this process sits in them. */
@@ -82,8 +83,13 @@ const readOr = (p: string) => {
   }
 };
 
-/** This host's Pod cgroups for a node, or undefined where the host offers none we can use. */
-export function detectPodCgroups(nodeName: string, dataDir: string): PodCgroups | undefined {
-  const layout = detectLayout(readOr('/proc/self/mounts'), readOr('/proc/self/cgroup'), (dir) => readOr(join(dir, 'cgroup.controllers')));
+/** This process's layout on this host, or undefined where the host offers none we can use. */
+export function detectHostLayout(): CgroupLayout | undefined {
+  return detectLayout(readOr('/proc/self/mounts'), readOr('/proc/self/cgroup'), (dir) => readOr(join(dir, 'cgroup.controllers')));
+}
+
+/** This host's Pod cgroups for a node (layout pinned in the node dir when given), or undefined. */
+export function detectPodCgroups(nodeName: string, dataDir: string, nodeDir?: string): PodCgroups | undefined {
+  const layout = nodeDir ? pinLayout(nodeDir, detectHostLayout) : detectHostLayout();
   return layout && podCgroupsFor(layout, nodeName, dataDir);
 }

@@ -104,3 +104,21 @@ describe('drivers on a fake cgroup root', () => {
     expect(cg.list()).toEqual(['u-2']);
   });
 });
+
+describe('layout pinned in the node dir', () => {
+  it('keeps the first layout while its dirs exist; detects again once they are gone', async () => {
+    const { pinLayout } = await import('./layout-pin');
+    const nodeDir = mkdtempSync(join(tmpdir(), 'pin-'));
+    const parent = mkdtempSync(join(tmpdir(), 'cgparent-'));
+    try {
+      const first = { version: 'v2' as const, v2: parent };
+      expect(pinLayout(nodeDir, () => first)).toEqual(first);
+      expect(pinLayout(nodeDir, () => ({ version: 'v2', v2: '/elsewhere' }))).toEqual(first); // a kubelet restarted in another cgroup
+      rmSync(parent, { recursive: true });
+      expect(pinLayout(nodeDir, () => ({ version: 'v2', v2: '/elsewhere' }))).toEqual({ version: 'v2', v2: '/elsewhere' });
+    } finally {
+      rmSync(nodeDir, { recursive: true, force: true });
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { dataPaths } from '../../data-dir';
 import type { MachineFacts } from '../node-object';
 import { detectPodCgroups } from './detect-cgroups';
 import { PodIsolation } from './pod-isolation';
@@ -17,7 +18,7 @@ export interface IsolationSetup {
  * us no usable cgroups (no cpu+memory controllers, no permission, v2 without delegation).
  */
 export function setUpPodIsolation(s: IsolationSetup): PodIsolation | undefined {
-  const cgroups = detectPodCgroups(s.nodeName, s.dataDir);
+  const cgroups = detectPodCgroups(s.nodeName, s.dataDir, dataPaths(s.dataDir).node(s.nodeName));
   if (!cgroups) {
     s.log.warn('no usable cgroup cpu/memory controllers: pods run without resource limits');
     return undefined;
