@@ -18,7 +18,7 @@ describe('MemoryPressure / DiskPressure on a real kubelet', () => {
   beforeAll(async () => {
     api = await startTestApiServer();
     c = makeKubeClients(api.kc);
-    const kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, leaseIntervalMs: 200, pressureFigures: () => figures });
+    const kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, leaseIntervalMs: 200, stopPodsOnExit: true, pressureFigures: () => figures });
     running = kubelet.run(stop.signal);
   });
   afterAll(async () => {
