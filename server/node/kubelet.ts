@@ -12,8 +12,10 @@ import { defaultHostProbeFile, detectAccel } from '../virt-launcher/kvm-probe';
 import { readKvmProbe } from './kvm-probe-result';
 import { readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
+import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
+import { setUpPodIsolation } from './cgroups/set-up-isolation';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 const ADOPTED_POLL_MS = 1000;
@@ -31,6 +33,8 @@ export interface KubeletOptions {
   restartBackoffBaseMs?: number;
   /** run any Pod's command as a host process, not only launcher Pods (kubelet tests; never kv up) */
   allowHostCommands?: boolean;
+  /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
+  pressureFigures?: () => PressureFigures;
 }
 
 /**
@@ -48,7 +52,14 @@ export class Kubelet {
     const clients = makeKubeClients(opts.kc);
     const nodeDir = dataPaths(opts.dataDir).node(opts.nodeName);
     const machine = readMachineFacts(opts.dataDir);
-    const facts = (): NodeFacts => ({ name: opts.nodeName, nodesTotal: opts.nodesTotal ?? 1, machine, kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName) });
+    const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
+    const facts = (): NodeFacts => ({
+      name: opts.nodeName,
+      nodesTotal: opts.nodesTotal ?? 1,
+      machine,
+      kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
+      pressure: evaluatePressure(figures()),
+    });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
     this.pods = new Informer<V1Pod>({ kc: opts.kc, path: collectionPath(PodResource), fieldSelector: `spec.nodeName=${opts.nodeName}` });
@@ -66,6 +77,7 @@ export class Kubelet {
       requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
       allowHostCommands: opts.allowHostCommands,
+      isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());
   }
@@ -84,6 +96,7 @@ export class Kubelet {
     if (this.opts.stopPodsOnExit) {
       this.log.info('stopping all pods');
       await this.manager.stopAll(STOP_PODS_GRACE_MS);
+      await this.manager.releaseCgroups();
     }
   }
 

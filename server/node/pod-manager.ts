@@ -13,6 +13,7 @@ import { describeLostExit, isContainerRunning, startContainer } from './pod-proc
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
+import type { PodIsolation } from './cgroups/pod-isolation';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -30,6 +31,8 @@ export interface PodManagerOptions {
   restartBackoffMaxMs?: number;
   /** run any container command as a host process (kubelet tests only; see image-policy.ts) */
   allowHostCommands?: boolean;
+  /** Per-Pod cgroups (limits, OOM reason); undefined where the host offers none. */
+  isolation?: PodIsolation;
 }
 
 /**
@@ -56,6 +59,7 @@ export class PodManager {
       this.runtimes.set(uid, rt);
       this.log.info({ pod: rt.key, uid, pid: rt.pid, running: isContainerRunning(rt) }, 'pod adopted from disk');
     }
+    this.opts.isolation?.removeStale(new Set(this.runtimes.keys()));
   }
 
   /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
@@ -107,6 +111,11 @@ export class PodManager {
     running.filter(isContainerRunning).forEach((rt) => signalProcessGroup(rt.pid!, 'SIGKILL'));
   }
 
+  /** After stopAll: the node's cgroups go too (a later start makes them again). */
+  async releaseCgroups(): Promise<void> {
+    await this.opts.isolation?.releaseAll();
+  }
+
   private ensureRunning(pod: V1Pod, rt: PodRuntime): void {
     if (isContainerRunning(rt)) return;
     if (!rt.exit) {
@@ -136,12 +145,32 @@ export class PodManager {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
+    try {
+      rt.oomKillsAtStart = this.opts.isolation?.prepare(pod);
+    } catch (err) {
+      const message = `cannot create the pod's cgroup: ${(err as Error).message}`;
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
+    }
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
+    this.joinCgroup(rt);
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
   }
 
+  /** Right after spawn: the container's process joins the Pod's cgroup, or is killed (never unconfined). */
+  private joinCgroup(rt: PodRuntime): void {
+    if (!this.opts.isolation || !rt.pid || rt.exit) return;
+    try {
+      this.opts.isolation.join(rt.uid, rt.pid);
+    } catch (err) {
+      this.log.error({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'container could not join its cgroup; killing it');
+      signalProcessGroup(rt.pid, 'SIGKILL');
+    }
+  }
+
   private onExit(rt: PodRuntime, exit: ContainerExit): void {
+    exit = this.opts.isolation?.classifyExit(rt.uid, exit, rt.oomKillsAtStart) ?? exit;
     rt.exit = exit;
     rt.child = undefined;
     const base = this.opts.restartBackoffBaseMs ?? 1000;
@@ -192,6 +221,7 @@ export class PodManager {
     rt.child?.removeAllListeners('exit');
     this.runtimes.delete(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
+    this.opts.isolation?.release(rt.uid);
     this.log.info({ pod: rt.key, uid: rt.uid, why }, 'pod cleaned up');
   }
 

@@ -30,8 +30,9 @@ export interface LauncherOptions {
   image: ConverterInput['image'];
   ovmf?: ConverterInput['ovmf'];
   binary?: string;
+  /** Paths QEMU must not see, read at each start (qemu-secrets.ts). */
+  hidePaths?: () => string[];
 }
-
 
 export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [DomainExit] }> {
   domain?: Domain;
@@ -123,7 +124,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
           logFile: devices.logSerialConsole === false ? undefined : join(podDir, POD_FILES.guestConsoleLog),
         });
       }
-      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve() });
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.() });
       steps.lap('qemu');
       this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state, steps: steps.laps }, 'domain started');
       return domain.status;
