@@ -15,3 +15,5 @@ export * from './quantity';
 export * from './lifecycle-rules';
 export * from './kubevirt-cr';
 export * from './version';
+export * from './instancetype';
+export * from './common-instancetypes';

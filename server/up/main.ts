@@ -7,6 +7,7 @@ import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { ensureKubeVirtCR } from './kubevirt-cr';
+import { ensureCommonInstancetypes } from './common-instancetypes';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
@@ -129,7 +130,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
       { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
     say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
-    say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(loadKubeConfig(paths.kubeconfig))}`);
+    const adminKc = loadKubeConfig(paths.kubeconfig);
+    say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(adminKc)}; ${await ensureCommonInstancetypes(adminKc)} common instance types and preferences created`);
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });

@@ -78,6 +78,10 @@ describe('deploy/crds', () => {
       VirtualMachineInstanceMigration: ['Namespaced', ['vmim', 'vmims'], ['all']],
       MigrationPolicy: ['Cluster', [], []],
       KubeVirt: ['Namespaced', ['kv', 'kvs'], ['all']],
+      VirtualMachineInstancetype: ['Namespaced', ['vminstancetype', 'vminstancetypes', 'vmf', 'vmfs'], ['all']],
+      VirtualMachineClusterInstancetype: ['Cluster', ['vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs'], []],
+      VirtualMachinePreference: ['Namespaced', ['vmpref', 'vmprefs', 'vmp', 'vmps'], ['all']],
+      VirtualMachineClusterPreference: ['Cluster', ['vmcp', 'vmcps'], []],
     });
   });
 });

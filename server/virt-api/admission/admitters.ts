@@ -11,11 +11,13 @@ import { validateVMICreate, validateVMIUpdate } from './validators/vmi-validator
 import { validateMigrationCreate, validateMigrationUpdate, type MigrationLookups } from './validators/migration-validator';
 import { validateMigrationPolicy } from './validators/migration-policy-validator';
 import { validateKubeVirt } from './validators/kubevirt-validator';
+import { validateInstancetypeRefs, type InstancetypeLookups } from './validators/instancetype-validator';
 import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
 
 export interface AdmitterContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
   config: AdmissionConfig;
   now: Date;
+  instancetypes?: InstancetypeLookups;
 }
 
 type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation;
@@ -61,7 +63,10 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   },
   [WebhookPath.ValidateVM]: {
     resource: core('virtualmachines'),
-    validate: (req, ctx) => validateVM(req.object, req.oldObject, vctx(req, ctx)),
+    validate: async (req, ctx) => {
+      const causes = validateVM(req.object, req.oldObject, vctx(req, ctx));
+      return causes.length ? causes : validateInstancetypeRefs(req.object, ctx.instancetypes);
+    },
   },
   [WebhookPath.MutateVMI]: {
     resource: core('virtualmachineinstances'),
