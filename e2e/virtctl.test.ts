@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { isRunning } from './support/lifecycle-table';
 import { callRest, until } from './support/rest';
@@ -126,6 +127,17 @@ describe('virtctl', () => {
     const bad = await virtctl(['stop', 'demo', '--grace-period', '0']);
     expect(bad).toMatchObject({ code: 1, err: 'Must both use --force=true and set --grace-period.\n' });
     expect((await virtctl(['frobnicate'])).err).toMatch(/^unknown command "frobnicate" for "virtctl"/);
+  });
+
+  it('create vm prints a manifest that runs as written (u1.nano, the demo preference, a containerdisk)', async () => {
+    const made = await virtctl(['create', 'vm', '--name', 'made', '--instancetype', 'u1.nano', '--preference', 'demo', '--volume-containerdisk', 'src:demo,name:root']);
+    expect(made.code, made.err).toBe(0);
+    const created = await callRest(c.admin, 'POST', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines`, parse(made.out));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await until('made Running', async () => isRunning(await readState(c.admin, 'made')), BOOT_MS);
+    const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/made`)).body;
+    expect(vmi.spec.domain.memory.guest).toBe('512Mi');
+    expect(await virtctl(['stop', 'made'])).toMatchObject({ code: 0 });
   });
 
   it('stop → the VMI is gone and the VM Stopped', async () => {

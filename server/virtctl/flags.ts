@@ -18,6 +18,8 @@ const GLOBAL_OPTIONS: Options = {
 export interface Parsed {
   global: GlobalFlags;
   values: Record<string, string | boolean | undefined>;
+  /** flags given more than once (declared `multiple: true`) */
+  lists: Record<string, string[]>;
   positionals: string[];
 }
 
@@ -29,9 +31,13 @@ export function parseFlags(argv: string[], options: Options): Parsed {
     throw new UsageError(err instanceof Error ? err.message.replace(/^TypeError \[[A-Z_]+\]: /, '') : String(err));
   }
   const values: Record<string, string | boolean | undefined> = {};
-  for (const [k, v] of Object.entries(parsed.values)) if (!Array.isArray(v)) values[k] = v;
+  const lists: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(parsed.values)) {
+    if (Array.isArray(v)) lists[k] = v.filter((x): x is string => typeof x === 'string');
+    else values[k] = v;
+  }
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-  return { global: { namespace: str('namespace'), kubeconfig: str('kubeconfig'), context: str('context') }, values, positionals: parsed.positionals };
+  return { global: { namespace: str('namespace'), kubeconfig: str('kubeconfig'), context: str('context') }, values, lists, positionals: parsed.positionals };
 }
 
 /** Exactly `n` positional arguments, as cobra.ExactArgs(n). */

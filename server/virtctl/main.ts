@@ -8,6 +8,7 @@ import { exposeCommand } from './commands/expose';
 import { pauseCommand, softRebootCommand, vmCommand } from './commands/lifecycle';
 import { migrateCancelCommand } from './commands/migrate-cancel';
 import { guestInfoCommand } from './commands/guest-info';
+import { createCommand } from './commands/create';
 import { versionCommand } from './commands/version';
 import { vncCommand } from './commands/vnc';
 import { processOutput, type Output } from './output';
@@ -30,6 +31,7 @@ export const COMMANDS: Record<string, Command> = {
   guestosinfo: { usage: 'guestosinfo VMI', describe: 'Return guest agent info about operating system.', run: (a, o) => guestInfoCommand('guestosinfo', a, o) },
   userlist: { usage: 'userlist VMI', describe: 'Return full list of logged in users on the guest machine.', run: (a, o) => guestInfoCommand('userlist', a, o) },
   fslist: { usage: 'fslist VMI', describe: 'Return full list of filesystems available on the guest machine.', run: (a, o) => guestInfoCommand('fslist', a, o) },
+  create: { usage: 'create vm [--name N] [--instancetype [kind/]NAME] [--preference [kind/]NAME] [--volume-containerdisk src:IMAGE[,name:N][,bootorder:N]]... [--volume-pvc src:PVC[,name:N]]... [--memory Q] [--run-strategy S] [--user U --ssh-key KEY] [--cloud-init-user-data BASE64]', describe: 'Create a VirtualMachine manifest.', run: createCommand },
   version: { usage: 'version [--client]', describe: 'Print the client and server version information.', run: versionCommand },
 };
 
