@@ -1,10 +1,11 @@
+import { TOO_MANY_WATCHES_MESSAGE, watchLimitsOf } from './watch-limits';
 import type { ResourceRequest } from '../handler-context';
 import { buildMatcher } from './field-selectors';
 import { negotiate, sendJson, sendRawJson } from '../codec/http-io';
 import { rawObject } from '../codec/object-codec';
 import { getObject, listObjects, listRows, type RawListResult } from './read-objects';
 import { groupVersion, type ServedType } from '../types/resource-type';
-import { badRequest, StatusError } from '../status-error';
+import { badRequest, StatusError, tooManyRequests } from '../status-error';
 import { includeObjectFrom, renderObjectsTable } from './table-render';
 import { serveWatch } from './watch-stream';
 
@@ -57,6 +58,12 @@ function sendRawList(r: ResourceRequest, list: RawListResult): void {
 
 export function handleWatch(r: ResourceRequest): void {
   const { ctx, rt, info } = r;
+  const release = watchLimitsOf(ctx).acquire(r.user);
+  if (!release) {
+    r.res.setHeader('Retry-After', '1');
+    throw tooManyRequests(TOO_MANY_WATCHES_MESSAGE);
+  }
+  r.res.once('close', release);
   const q = info.query;
   const rep = representationOf(r);
   const include = includeObjectFrom(q);
