@@ -1,5 +1,6 @@
 'use client';
 /** The collections most pages share, one live watch each (shared across components by query key). */
+import { EventResource, NamespaceResource, NodeResource, PodResource, resourcePath, VirtualMachineInstanceMigrationResource, VirtualMachineInstanceResource, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
 import type { KubeEvent } from '@/lib/console/why-not-running';
 import { useResourceList } from './useResourceList';
@@ -10,14 +11,15 @@ export interface NodeObject {
   status?: { capacity?: Record<string, string>; allocatable?: Record<string, string>; conditions?: { type: string; status: string; reason?: string; message?: string }[]; addresses?: { type: string; address: string }[] };
 }
 
+/** every collection the console watches, across all namespaces */
 export const PATHS = {
-  vms: '/apis/kubevirt.io/v1/virtualmachines',
-  vmis: '/apis/kubevirt.io/v1/virtualmachineinstances',
-  vmims: '/apis/kubevirt.io/v1/virtualmachineinstancemigrations',
-  nodes: '/api/v1/nodes',
-  events: '/api/v1/events',
-  pods: '/api/v1/pods',
-  namespaces: '/api/v1/namespaces',
+  vms: resourcePath(VirtualMachineResource),
+  vmis: resourcePath(VirtualMachineInstanceResource),
+  vmims: resourcePath(VirtualMachineInstanceMigrationResource),
+  nodes: resourcePath(NodeResource),
+  events: resourcePath(EventResource),
+  pods: resourcePath(PodResource),
+  namespaces: resourcePath(NamespaceResource),
 };
 
 export const useVMs = () => useResourceList<VirtualMachine>(PATHS.vms);

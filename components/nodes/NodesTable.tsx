@@ -1,5 +1,6 @@
 'use client';
 /** Nodes with capacity and use; cordon/uncordon; drain = cordon + evict each VM, with per-VM progress. */
+import { NodeResource, objectSubresourcePath, PodResource, resourcePath } from '@/lib/kubevirt/resources';
 import { useState } from 'react';
 import { computeNodeUsage } from '@/lib/console/node-usage';
 import { formatBytes } from '@/lib/console/format';
@@ -38,7 +39,7 @@ export function NodesTable() {
   const [draining, setDraining] = useState<string>();
   const [drainTarget, setDrainTarget] = useState<string>();
   const cordon = async (name: string, unschedulable: boolean) => {
-    try { await kubeFetch('PATCH', `/api/v1/nodes/${name}`, { spec: { unschedulable } }, 'application/merge-patch+json'); toast('success', `${name} ${unschedulable ? 'cordoned' : 'uncordoned'}`); }
+    try { await kubeFetch('PATCH', resourcePath(NodeResource, { name }), { spec: { unschedulable } }, 'application/merge-patch+json'); toast('success', `${name} ${unschedulable ? 'cordoned' : 'uncordoned'}`); }
     catch (err) { toast('error', `${(err as Error).message}`); }
   };
   const drain = async (name: string) => {
@@ -47,7 +48,7 @@ export function NodesTable() {
     const onNode = (pods as (PodRequestLike & { metadata: { name?: string; namespace?: string } })[]).filter((p) => p.spec?.nodeName === name);
     for (const p of onNode) {
       try {
-        await kubeFetch('POST', `/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: p.metadata.name, namespace: p.metadata.namespace } });
+        await kubeFetch('POST', objectSubresourcePath(PodResource, { namespace: p.metadata.namespace, name: p.metadata.name ?? '' }, 'eviction'), { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: p.metadata.name, namespace: p.metadata.namespace } });
       } catch (err) { toast('error', `Evicting ${p.metadata.name}: ${(err as Error).message}`); }
     }
   };

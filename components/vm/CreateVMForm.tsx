@@ -1,5 +1,6 @@
 'use client';
 /** Create a VM from a form (shows the YAML it will post) or from YAML; admission errors at their field. */
+import { resourcePath, subresourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -54,8 +55,8 @@ export function CreateVMForm() {
     const ns = body.metadata?.namespace ?? 'default';
     setBusy(true);
     try {
-      await kubeFetch('POST', `/apis/kubevirt.io/v1/namespaces/${ns}/virtualmachines?fieldValidation=Strict`, body);
-      if (mode === 'form' && needsStartAfterCreate(form)) await kubeFetch('PUT', `/apis/subresources.kubevirt.io/v1/namespaces/${ns}/virtualmachines/${body.metadata.name}/start`, {});
+      await kubeFetch('POST', `${resourcePath(VirtualMachineResource, { namespace: ns })}?fieldValidation=Strict`, body);
+      if (mode === 'form' && needsStartAfterCreate(form)) await kubeFetch('PUT', subresourcePath(VirtualMachineResource, ns, body.metadata.name ?? '', 'start'), {});
       toast('success', `Created ${body.metadata.name}`);
       router.push(`/vms/${ns}/${body.metadata.name}`);
     } catch (e) {

@@ -1,4 +1,5 @@
 'use client';
+import { resourcePath, VirtualMachineInstanceMigrationResource } from '@/lib/kubevirt/resources';
 import type { VMIMigrationState, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
 import { computeMigrationProgress } from '@/lib/console/migration-progress';
 import { formatDuration } from '@/lib/console/format';
@@ -12,7 +13,7 @@ export function MigrationProgressBar({ vmim, vmiState, canWrite }: { vmim: Virtu
   const toast = useToast();
   const cancel = async () => {
     try {
-      await kubeFetch('DELETE', `/apis/kubevirt.io/v1/namespaces/${vmim.metadata.namespace}/virtualmachineinstancemigrations/${vmim.metadata.name}`);
+      await kubeFetch('DELETE', resourcePath(VirtualMachineInstanceMigrationResource, { namespace: vmim.metadata.namespace, name: vmim.metadata.name }));
       toast('info', `Cancelling migration of ${vmim.spec.vmiName}…`);
     } catch (err) { toast('error', `Cancel refused: ${(err as Error).message}`); }
   };

@@ -1,5 +1,6 @@
 'use client';
 /** The VM page: header with actions, then tabs (overview, console, serial, YAML, events, devices, migrations, metrics). */
+import { EventResource, PodResource, resourcePath, VirtualMachineInstanceMigrationResource, VirtualMachineInstanceResource, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import Link from 'next/link';
 import dynamic from 'next/dynamic';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
@@ -40,13 +41,12 @@ const TABS = ['overview', 'console', 'serial', 'yaml', 'events', 'devices', 'mig
 const TAB_LABEL: Record<(typeof TABS)[number], string> = { overview: 'Overview', console: 'VNC console', serial: 'Serial console', yaml: 'YAML', events: 'Events', devices: 'Disks & NICs', migrations: 'Migrations', metrics: 'Metrics' };
 
 function useVMObjects(namespace: string, name: string) {
-  const ns = `/apis/kubevirt.io/v1/namespaces/${namespace}`;
   const byName = { fieldSelector: `metadata.name=${name}` };
-  const vm = useResourceList<VirtualMachine>(`${ns}/virtualmachines`, byName);
-  const vmi = useResourceList<VirtualMachineInstance>(`${ns}/virtualmachineinstances`, byName);
-  const vmims = useResourceList<VirtualMachineInstanceMigration>(`${ns}/virtualmachineinstancemigrations`);
-  const pods = useResourceList<PodLike>(`/api/v1/namespaces/${namespace}/pods`, { labelSelector: `vmi.kubevirt.io/id=${name}` });
-  const events = useResourceList<KubeEvent>(`/api/v1/namespaces/${namespace}/events`);
+  const vm = useResourceList<VirtualMachine>(resourcePath(VirtualMachineResource, { namespace }), byName);
+  const vmi = useResourceList<VirtualMachineInstance>(resourcePath(VirtualMachineInstanceResource, { namespace }), byName);
+  const vmims = useResourceList<VirtualMachineInstanceMigration>(resourcePath(VirtualMachineInstanceMigrationResource, { namespace }));
+  const pods = useResourceList<PodLike>(resourcePath(PodResource, { namespace }), { labelSelector: `vmi.kubevirt.io/id=${name}` });
+  const events = useResourceList<KubeEvent>(resourcePath(EventResource, { namespace }));
   return { vm, vmi, vmims, pods, events };
 }
 

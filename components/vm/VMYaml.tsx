@@ -1,5 +1,6 @@
 'use client';
 /** The VM's YAML, editable: Validate (dry run) and Save (PUT, strict field validation); errors at their lines. */
+import { resourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import { useEffect, useMemo, useState } from 'react';
 import { parse, stringify } from 'yaml';
 import type { VirtualMachine } from '@/lib/kubevirt';
@@ -20,7 +21,7 @@ export function VMYaml({ vm, canWrite }: { vm: VirtualMachine; canWrite: boolean
   const [failure, setFailure] = useState<ApiFailure>();
   const toast = useToast();
   useEffect(() => { if (!dirty) setText(server); }, [server, dirty]);
-  const path = `/apis/kubevirt.io/v1/namespaces/${vm.metadata.namespace}/virtualmachines/${vm.metadata.name}`;
+  const path = resourcePath(VirtualMachineResource, { namespace: vm.metadata.namespace, name: vm.metadata.name });
   const submit = async (dryRun: boolean) => {
     let body: unknown;
     try { body = parse(text); } catch (err) { setFailure({ code: 400, reason: 'BadRequest', message: `YAML does not parse: ${(err as Error).message}`, causes: [] }); return; }

@@ -2,6 +2,7 @@
  * Which lifecycle actions a VM's state allows (virt-api's preconditions, §4.3), so the UI only
  * offers what would not be refused — and says why the others are off.
  */
+import { resourcePath, subresourcePath, VirtualMachineInstanceResource, VirtualMachineResource } from '../kubevirt/resources';
 import {
   VMIConditionType, isVMIFinal, refuseMigrate, refusePause, refuseRestart, refuseSoftReboot, refuseStart, refuseStop, refuseUnpause,
   type Refusal, type VirtualMachine, type VirtualMachineInstance,
@@ -88,9 +89,7 @@ export function allowedActions(vm: VirtualMachine, vmi: VirtualMachineInstance |
 /** API path (relative to the API server) and method of an action. */
 export function actionRequest(action: VMAction, namespace: string, name: string): { method: 'PUT' | 'DELETE'; path: string; body?: object } {
   const spec = ACTION_SPECS[action];
-  const ns = encodeURIComponent(namespace);
-  const n = encodeURIComponent(name);
-  if (spec.target === 'delete') return { method: 'DELETE', path: `/apis/kubevirt.io/v1/namespaces/${ns}/virtualmachines/${n}` };
-  const plural = spec.target === 'vm' ? 'virtualmachines' : 'virtualmachineinstances';
-  return { method: 'PUT', path: `/apis/subresources.kubevirt.io/v1/namespaces/${ns}/${plural}/${n}/${spec.sub}`, body: spec.body ?? {} };
+  if (spec.target === 'delete') return { method: 'DELETE', path: resourcePath(VirtualMachineResource, { namespace, name }) };
+  const r = spec.target === 'vm' ? VirtualMachineResource : VirtualMachineInstanceResource;
+  return { method: 'PUT', path: subresourcePath(r, namespace, name, spec.sub ?? action), body: spec.body ?? {} };
 }

@@ -32,6 +32,12 @@ export const MigrationPolicyResource: ResourceDescriptor = {
   group: MIGRATIONS_GROUP, version: MIGRATIONS_VERSION, plural: 'migrationpolicies',
   kind: 'MigrationPolicy', namespaced: false,
 };
+/** Core kinds the console and the components read (group '' → /api/v1). */
+export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
+export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
+export const EventResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
+export const NamespaceResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false };
+
 /** The cluster's configuration (one CR, kubevirt/kubevirt). */
 export const KubeVirtResource: ResourceDescriptor = {
   group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'kubevirts',
@@ -69,6 +75,11 @@ export function resourcePath(r: ResourceDescriptor, opts: { namespace?: string; 
   const ns = r.namespaced && opts.namespace ? `/namespaces/${encodeURIComponent(opts.namespace)}` : '';
   const name = opts.name ? `/${encodeURIComponent(opts.name)}` : '';
   return `${base}${ns}/${r.plural}${name}`;
+}
+
+/** Path of an object's own subresource (`/api/v1/namespaces/ns/pods/x/eviction`, `…/status`). */
+export function objectSubresourcePath(r: ResourceDescriptor, opts: { namespace?: string; name: string }, sub: string): string {
+  return `${resourcePath(r, opts)}/${sub}`;
 }
 
 /** Path of a virt-api subresource: `/apis/subresources.kubevirt.io/v1/namespaces/ns/virtualmachines/x/start`. */

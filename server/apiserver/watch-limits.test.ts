@@ -46,6 +46,7 @@ describe('the API server', () => {
     await waitFor(() => admin.events.length > 0, 5000, 'the admin watch');
     held.shift()!.stop();
     const again = await waitFor(async () => { const w = await t.watch('/api/v1/namespaces?watch=true', { token: viewer }); if (w.events.length || !w.ended()) return w; w.stop(); return undefined; }, 5000, 'a freed slot');
+    if (!again) throw new Error('no freed slot');
     held.push(again);
     await waitFor(() => again.events.length > 0, 5000, 'events on the new watch');
   });

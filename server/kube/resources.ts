@@ -8,11 +8,8 @@ export type { ResourceDescriptor };
 export {
   KUBEVIRT_GROUP, KUBEVIRT_VERSION,
   VirtualMachineResource, VirtualMachineInstanceResource, VirtualMachineInstanceMigrationResource,
+  PodResource, NodeResource, EventResource,
 } from '../../lib/kubevirt/resources';
-
-export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
-export const EventResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
 export const LeaseResource: ResourceDescriptor = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true };
 
 /** The REST path of a collection: all namespaces when `namespace` is omitted (for list and watch). */

@@ -2,6 +2,7 @@
  * One VMI's CPU/memory (and migration) samples from the node agent's `/metrics`, found through the
  * Node annotation `kubevirt.io/handler-endpoint`. Reads VMI and Node as the signed-in user.
  */
+import { NodeResource, resourcePath, VirtualMachineInstanceResource } from '@/lib/kubevirt/resources';
 import { forwardToApiServer } from '@/server/console/api-forward';
 import { statusResponse, userClientFor } from '@/server/console/route-session';
 import { readVMISample } from '@/lib/console/prometheus-text';
@@ -14,11 +15,11 @@ export async function GET(req: Request, ctx: { params: Promise<{ ns: string; nam
   const auth = userClientFor(req);
   if ('error' in auth) return auth.error;
   const { ns, name } = await ctx.params;
-  const vmiRes = await forwardToApiServer(auth.kc, { method: 'GET', path: `/apis/kubevirt.io/v1/namespaces/${encodeURIComponent(ns)}/virtualmachineinstances/${encodeURIComponent(name)}` });
+  const vmiRes = await forwardToApiServer(auth.kc, { method: 'GET', path: resourcePath(VirtualMachineInstanceResource, { namespace: ns, name }) });
   if (vmiRes.status !== 200) return Response.json({ available: false, why: 'It is not running.' });
   const node = JSON.parse(vmiRes.body.toString()).status?.nodeName as string | undefined;
   if (!node) return Response.json({ available: false, why: 'It is not on a node yet.' });
-  const nodeRes = await forwardToApiServer(auth.kc, { method: 'GET', path: `/api/v1/nodes/${encodeURIComponent(node)}` });
+  const nodeRes = await forwardToApiServer(auth.kc, { method: 'GET', path: resourcePath(NodeResource, { name: node }) });
   const endpoint = nodeRes.status === 200 ? JSON.parse(nodeRes.body.toString()).metadata?.annotations?.[Annotation.HandlerEndpoint] : undefined;
   if (!endpoint) return Response.json({ available: false, why: `Node ${node} publishes no metrics endpoint.` });
   try {
