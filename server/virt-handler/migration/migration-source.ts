@@ -37,6 +37,8 @@ interface Monitor {
   dataBytes: number;
   lastProgressAt: number;
   cancelSent: boolean;
+  /** when this handler started it (written to migrationState.startTimestamp) */
+  startTimestamp: string;
   timeoutReason?: string;
   final?: MigrationInfo;
   /** progress writes, one after another: a late 'active' write never lands after the final one */
@@ -64,9 +66,17 @@ export class MigrationSource {
     const podDir = podDirOf(this.d.dataDir, this.d.node, podUID);
     const client = this.d.connections.get(podDir, key).client;
     if (!state.startTimestamp) {
-      if (state.abortRequested) return this.finish(vmi, { status: 'cancelled' }, true);
-      if (!state.targetNodeAddress) return;
-      return this.start(key, vmi, state, client);
+      const started = this.monitors.get(uid);
+      if (!started) {
+        if (state.abortRequested) return this.finish(vmi, { status: 'cancelled' }, true);
+        if (!state.targetNodeAddress) return;
+        return this.start(key, vmi, state, client);
+      }
+      // started here, but its startTimestamp write lost a race with another status write (guest
+      // agent info, the target's): write it again on this fresher VMI — never start twice (a
+      // second `migrate` fails the running one: "There's a migration process in progress")
+      await patchMigrationState(this.d.clients, vmi, { startTimestamp: started.startTimestamp, mode: 'PreCopy' });
+      return;
     }
     const m = this.monitors.get(uid) ?? (await this.reattach(key, vmi, state, client, podDir));
     if (!m) return;
@@ -91,7 +101,7 @@ export class MigrationSource {
     } catch (err) {
       m.final = { status: 'failed', errorDesc: (err as Error).message };
     }
-    await patchMigrationState(this.d.clients, vmi, { startTimestamp: new Date().toISOString(), mode: 'PreCopy' });
+    await patchMigrationState(this.d.clients, vmi, { startTimestamp: m.startTimestamp, mode: 'PreCopy' });
     void this.d.recorder.record(vmi as never, EventTypeNormal, 'Migrating', `VirtualMachineInstance is migrating to node ${state.targetNode}.`);
   }
 
@@ -112,7 +122,7 @@ export class MigrationSource {
     const onDomain = (s: { state: string; reason?: string }) => { if (s.reason === MIGRATED_REASON && !m.final) { m.final = { status: 'completed' }; this.hooks.enqueue(key); } };
     const m: Monitor = {
       uid, client, timing: { startedAt: now, bestAt: now }, config: state.migrationConfiguration as ResolvedConfig | undefined,
-      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, progressWrites: Promise.resolve(),
+      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, progressWrites: Promise.resolve(), startTimestamp: state.startTimestamp ?? new Date(now).toISOString(),
       detach: () => { client.off('migration', onInfo); client.off('domain', onDomain); },
     };
     client.on('migration', onInfo);
