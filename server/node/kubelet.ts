@@ -14,6 +14,7 @@ import { readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
+import { PodNetwork } from './network/pod-network';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 const ADOPTED_POLL_MS = 1000;
@@ -31,6 +32,8 @@ export interface KubeletOptions {
   restartBackoffBaseMs?: number;
   /** run any Pod's command as a host process, not only launcher Pods (kubelet tests; never kv up) */
   allowHostCommands?: boolean;
+  /** give every Pod its own network namespace and address (network/pod-network.ts); needs root */
+  podNetwork?: boolean;
 }
 
 /**
@@ -43,12 +46,15 @@ export class Kubelet {
   private readonly controller: Controller;
   private readonly status: NodeStatusReporter;
   private readonly log;
+  readonly network: PodNetwork | undefined;
 
   constructor(private readonly opts: KubeletOptions) {
     const clients = makeKubeClients(opts.kc);
     const nodeDir = dataPaths(opts.dataDir).node(opts.nodeName);
     const machine = readMachineFacts(opts.dataDir);
-    const facts = (): NodeFacts => ({ name: opts.nodeName, nodesTotal: opts.nodesTotal ?? 1, machine, kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName) });
+    this.network = opts.podNetwork ? new PodNetwork({ nodeName: opts.nodeName, nodeDir }) : undefined;
+    const podCIDR = this.network?.podCidr;
+    const facts = (): NodeFacts => ({ name: opts.nodeName, nodesTotal: opts.nodesTotal ?? 1, machine, kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName), podCIDR });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
     this.pods = new Informer<V1Pod>({ kc: opts.kc, path: collectionPath(PodResource), fieldSelector: `spec.nodeName=${opts.nodeName}` });
@@ -66,11 +72,13 @@ export class Kubelet {
       requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
       allowHostCommands: opts.allowHostCommands,
+      podNetwork: this.network,
     });
     this.pods.on(this.controller.enqueueHandlers());
   }
 
   async run(signal: AbortSignal): Promise<void> {
+    this.network?.ensureNode();
     this.manager.adoptFromDisk();
     await this.probeAccelerator(); // before registering: a Ready node knows its accelerator and no launcher pays the probe
     await this.registerNode(signal);

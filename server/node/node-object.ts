@@ -32,6 +32,8 @@ export interface NodeFacts {
   machine: MachineFacts;
   /** Undefined while no probe has run. */
   kvmUsable?: boolean;
+  /** The node's pod range when the pod network runs (Node.spec.podCIDR). */
+  podCIDR?: string;
 }
 
 /** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
@@ -80,7 +82,7 @@ export function renderNode(facts: NodeFacts, now = new Date()): V1Node {
         [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable),
       },
     },
-    spec: {},
+    spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {},
     status: renderNodeStatus(facts, now, capacity),
   };
 }

@@ -13,6 +13,7 @@ import { describeLostExit, isContainerRunning, startContainer } from './pod-proc
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
+import type { PodNetwork } from './network/pod-network';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -30,6 +31,8 @@ export interface PodManagerOptions {
   restartBackoffMaxMs?: number;
   /** run any container command as a host process (kubelet tests only; see image-policy.ts) */
   allowHostCommands?: boolean;
+  /** The node's pod network; without it pods share the host's network (127.0.0.1). */
+  podNetwork?: PodNetwork;
 }
 
 /**
@@ -56,6 +59,8 @@ export class PodManager {
       this.runtimes.set(uid, rt);
       this.log.info({ pod: rt.key, uid, pid: rt.pid, running: isContainerRunning(rt) }, 'pod adopted from disk');
     }
+    const removed = this.opts.podNetwork?.cleanupStale(new Set(this.runtimes.keys())) ?? [];
+    if (removed.length) this.log.info({ netns: removed }, 'stale pod network namespaces removed');
   }
 
   /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
@@ -136,6 +141,19 @@ export class PodManager {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
+    const net = this.opts.podNetwork;
+    if (net) {
+      try {
+        const a = net.attach(rt.uid);
+        rt.podIP = a.ip;
+        rt.netns = a.netns;
+        Object.assign(launch, net.wrap(a.netns, launch.file, launch.args));
+      } catch (err) {
+        const message = `failed to set up the pod network: ${err instanceof Error ? err.message : String(err)}`;
+        void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
+        return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
+      }
+    }
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
@@ -191,6 +209,7 @@ export class PodManager {
     if (isContainerRunning(rt)) signalProcessGroup(rt.pid!, 'SIGKILL');
     rt.child?.removeAllListeners('exit');
     this.runtimes.delete(rt.uid);
+    this.opts.podNetwork?.detach(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
     this.log.info({ pod: rt.key, uid: rt.uid, why }, 'pod cleaned up');
   }
