@@ -110,6 +110,7 @@ export class PodManager {
     const deadline = Date.now() + graceMs;
     while (running.some(isContainerRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     running.filter(isContainerRunning).forEach((rt) => signalProcessGroup(rt.pid!, 'SIGKILL'));
+    for (const rt of this.runtimes.values()) this.opts.podNetwork?.detach(rt.uid);
   }
 
   private ensureRunning(pod: V1Pod, rt: PodRuntime): void {
