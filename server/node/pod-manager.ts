@@ -137,24 +137,24 @@ export class PodManager {
       this.log.warn({ pod: rt.key, uid: rt.uid, image: container.image }, 'image not runnable; not started');
       return;
     }
-    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir });
-    if ('error' in launch) {
-      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
-      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
-    }
     const net = this.opts.podNetwork;
     if (net) {
       try {
         const a = net.attach(rt.uid);
         rt.podIP = a.ip;
         rt.netns = a.netns;
-        Object.assign(launch, net.wrap(a.netns, launch.file, launch.args));
       } catch (err) {
         const message = `failed to set up the pod network: ${err instanceof Error ? err.message : String(err)}`;
         void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
         return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
       }
     }
+    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir, podIP: rt.podIP });
+    if ('error' in launch) {
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
+    }
+    if (net && rt.netns) Object.assign(launch, net.wrap(rt.netns, launch.file, launch.args));
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');

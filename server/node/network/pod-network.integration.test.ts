@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1EnvVar, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeKubeClients, type KubeClients } from '../../kube/clients';
 import { startTestApiServer } from '../../kube/testing/api-server';
@@ -12,12 +12,12 @@ const NODE = 'node-231';
 const CIDR = '10.244.231.0/24';
 const GATEWAY = '10.244.231.1';
 
-function pod(name: string, script: string): V1Pod {
+function pod(name: string, script: string, env: V1EnvVar[] = []): V1Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default' },
-    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: ['sh', '-c', script] }] },
+    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: ['sh', '-c', script], env }] },
   };
 }
 
@@ -73,14 +73,14 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('pod network on a r
     const node = await waitFor(() => c.core.readNode({ name: NODE }).catch(() => undefined));
     expect(node.spec?.podCIDR).toBe(CIDR);
     await c.core.createNamespacedPod({ namespace: 'default', body: pod('web-a', 'exec busybox nc -ll -p 8080 -e echo hello-a') });
-    await c.core.createNamespacedPod({ namespace: 'default', body: pod('web-b', 'exec busybox nc -ll -p 8080 -e echo hello-b') });
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('web-b', 'exec busybox nc -ll -p 8080 -e echo hello-b $MY_IP', [{ name: 'MY_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }]) });
     const [a, b] = [await podIP('web-a'), await podIP('web-b')];
     expect(a).toMatch(/^10\.244\.231\.\d+$/);
     expect(b).toMatch(/^10\.244\.231\.\d+$/);
     expect(a).not.toBe(b);
     // both listen on 8080: only separate namespaces make that possible
     expect(await waitFor(async () => ((await readGreeting(a!, 8080)) === 'hello-a' ? 'ok' : undefined), 5000, 'hello-a')).toBe('ok');
-    expect(await readGreeting(b!, 8080)).toBe('hello-b');
+    expect(await readGreeting(b!, 8080)).toBe(`hello-b ${b}`); // the downward API's status.podIP is the pod's address
   });
 
   it('lets a pod reach another pod but no host socket (API server on loopback, a service on every address)', async () => {
