@@ -17,7 +17,8 @@ export async function runNodeCommand(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const nodesTotal = Number(flags['nodes-total'] ?? 1);
-  const lacking = flags['pod-network'] === true ? podNetworkUnavailableReason() : undefined;
+  const wantNetwork = flags['pod-network'] === true || process.env.KV_POD_NETWORK === '1';
+  const lacking = wantNetwork ? podNetworkUnavailableReason() : undefined;
   if (lacking) process.stderr.write(`kv node: no pod network (${lacking}); pods share the host's network\n`);
   const kubelet = new Kubelet({
     kc: kubeConfigFromFlags(flags),
@@ -26,7 +27,7 @@ export async function runNodeCommand(argv: string[]): Promise<void> {
     nodesTotal: Number.isInteger(nodesTotal) && nodesTotal > 0 ? nodesTotal : 1,
     stopPodsOnExit: flags['stop-pods-on-exit'] === true,
     allowHostCommands: flags['allow-host-commands'] === true,
-    podNetwork: flags['pod-network'] === true && !lacking,
+    podNetwork: wantNetwork && !lacking,
   });
   const logger = log.child({ component: 'kubelet', node: nodeName });
   logger.info('kubelet starting');
