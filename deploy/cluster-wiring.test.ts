@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { COMPONENT_USERS } from '../server/apiserver/tokens';
+import { commonInstancetypes, commonPreferences } from '../lib/kubevirt/common-instancetypes';
 import { webhookConfigurations } from '../server/virt-api/admission/webhook-configurations';
 import { apiServices, VIRT_API_NAMESPACE, VIRT_API_SERVICE } from '../server/virt-api/register';
 import { renderLauncherPod } from '../server/virt-controller/vmi/render-launcher-pod';
@@ -88,6 +89,15 @@ describe('manifests ↔ virt-api registration', () => {
     const header = '# Generated from server/virt-api/admission/webhook-configurations.ts by deploy/cluster-wiring.test.ts (UPDATE_GOLDEN=1).\n# caBundle: injected by cert-manager, or patched in by hand (docs/cluster-mode.md).\n';
     const want = header + [mutating, validating].map((o) => stringify(annotate(o))).join('---\n');
     const file = join(CLUSTER_DIR, 'webhooks.yaml');
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, want);
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(want);
+  });
+
+  it('common-instancetypes.yaml is what kv up creates (UPDATE_GOLDEN=1 rewrites it)', () => {
+    const header = '# Generated from lib/kubevirt/common-instancetypes.ts by deploy/cluster-wiring.test.ts (UPDATE_GOLDEN=1).\n# The instance types and preferences kv up creates; a real cluster gets them from here.\n';
+    const want = header + [...commonInstancetypes(), ...commonPreferences()].map((o) => stringify(o)).join('---\n');
+    const file = join(CLUSTER_DIR, 'common-instancetypes.yaml');
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, want);
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(want);

@@ -20,7 +20,7 @@ const BUILTIN_RESOURCES: Record<string, string[]> = {
   'authentication.k8s.io': ['tokenreviews'],
 };
 const VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']);
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'VirtualMachineClusterInstancetype', 'VirtualMachineClusterPreference']);
 
 function knownResources(): Map<string, Set<string>> {
   const known = new Map(Object.entries(BUILTIN_RESOURCES).map(([g, rs]) => [g, new Set(rs)]));

@@ -3,6 +3,8 @@
  * → the node's virt-handler): VNC speaks RFB, the serial console shows the login prompt, both
  * with subprotocol plain.kubevirt.io; the viewer gets 403; a foreign Origin is refused.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { callAction, isRunning } from './support/lifecycle-table';
@@ -30,6 +32,20 @@ describe('streams through the API server', () => {
     const greeting = await readUntil(ws, (t) => t.length >= 12, { timeoutMs: 30_000 });
     ws.close();
     expect(greeting.slice(0, 12)).toBe('RFB 003.008\n');
+  });
+
+  it('a console opened 10 s after boot shows what the guest printed before it, without a keystroke', async () => {
+    await new Promise((r) => setTimeout(r, 10_000));
+    const opened = await openStream(c.admin, vmiPath('console'));
+    const ws = opened.ws!;
+    const text = await readUntil(ws, (t) => / login: /.test(t), { timeoutMs: 3_000 });
+    ws.close();
+    expect(text).toMatch(/\S+ login: /);
+    // and the launcher keeps it in the pod's guest-console-log file (bounded)
+    const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${VM}`)).body;
+    const pods = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`kubevirt.io/created-by=${vmi.metadata.uid}`)}`)).body.items;
+    const file = join(c.cluster.dataDir, 'nodes', pods[0].spec.nodeName, 'pods', pods[0].metadata.uid, 'guest-console-log.log');
+    expect(readFileSync(file, 'utf8')).toMatch(/\S+ login: /);
   });
 
   it('the serial console shows the login prompt after a newline', async () => {

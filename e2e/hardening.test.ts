@@ -45,6 +45,21 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a hung API server (SIGSTOP) is kille
   expect(Date.now() - started).toBeLessThan(20_000);
 });
 
+it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a hung virt-handler (SIGSTOP) is restarted by its liveness probe and advertises a live endpoint again', async () => {
+  const handlerPids = () => spawnSync('pgrep', ['-f', `handler --data-dir ${cluster.dataDir} `], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  const [before] = handlerPids();
+  expect(before).toBeGreaterThan(0);
+  process.kill(before, 'SIGSTOP');
+  const started = Date.now();
+  await until('a new virt-handler process', 30_000, () => handlerPids().find((p) => p !== before));
+  expect(handlerPids()).not.toContain(before);
+  expect(Date.now() - started).toBeLessThan(20_000);
+  await until('the node advertising a handler that answers', 30_000, async () => {
+    const endpoint = (await apiGet(cluster.access, '/api/v1/nodes/node-1')).body?.metadata?.annotations?.['kubevirt.io/handler-endpoint'];
+    return endpoint ? (await fetch(`${endpoint}/healthz`).then((r) => r.status === 200).catch(() => false)) || undefined : undefined;
+  });
+});
+
 it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a second kv up on the same data dir refuses, naming the first, and the first cluster keeps running', async () => {
   const before = apiServerPids();
   const r = spawnSync(process.execPath, [kvBin, 'up', '--data-dir', cluster.dataDir, '--nodes', '1', '--no-console', '--api-port', String(await freePort())], { encoding: 'utf8', timeout: 60_000 });

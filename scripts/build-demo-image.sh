@@ -3,7 +3,8 @@
 #   scripts/build-demo-image.sh [OUT_DIR]      (default $HOME/.cache/kubevirt-ts/demo)
 # Produces OUT_DIR/{vmlinuz,initrd.gz,cmdline,image.json}. Idempotent: when the inputs
 # (kernel package, busybox, the files under scripts/demo-image/) did not change, it does nothing.
-# Needs Debian packages: busybox-static, cpio, gzip, apt (for `apt-get download`), dpkg.
+# Needs Debian packages: busybox-static, cpio, gzip, apt (for `apt-get download`), dpkg, and
+# qemu-system-x86 (whose libraries qemu-guest-agent links).
 # Environment: DEMO_KERNEL_PACKAGE to pin the kernel package (default: what
 # linux-image-cloud-amd64 depends on).
 set -eu
@@ -33,7 +34,7 @@ kernel_package() {
 }
 
 # The newest cached .deb of the package, or a fresh `apt-get download` of it.
-fetch_kernel_deb() {
+fetch_deb() {
   deb=$(ls "$CACHE/$1"_*.deb 2>/dev/null | tail -n 1 || true)
   if [ -z "$deb" ]; then
     say "downloading $1"
@@ -47,6 +48,7 @@ fetch_kernel_deb() {
 compute_build_key() {
   {
     basename "$1"
+    basename "$2"
     sha256sum "$BUSYBOX" | cut -d' ' -f1
     echo "$CMDLINE"
     cat "$0" "$MODULES_WANTED" "$HERE/demo-image/"*.sh
@@ -61,8 +63,9 @@ if [ -z "$PKG" ] && [ "$(id -u)" -eq 0 ]; then
   PKG=$(kernel_package)
 fi
 [ -n "$PKG" ] || die "no kernel package found (apt-cache depends linux-image-cloud-amd64 gave nothing)"
-DEB=$(fetch_kernel_deb "$PKG")
-KEY=$(compute_build_key "$DEB")
+DEB=$(fetch_deb "$PKG")
+AGENT_DEB=$(fetch_deb qemu-guest-agent)
+KEY=$(compute_build_key "$DEB" "$AGENT_DEB")
 
 if [ -f "$OUT/image.json" ] && grep -q "\"buildKey\": \"$KEY\"" "$OUT/image.json" &&
    [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/initrd.gz" ] && [ -f "$OUT/cmdline" ]; then
@@ -84,8 +87,17 @@ cp -a "$ROOTFS_SRC/." "$ROOT/"
 "$HERE/demo-image/install-modules.sh" "$WORK/kernel/lib/modules/$KVER" "$MODULES_WANTED" "$ROOT/lib/modules"
 chmod 600 "$ROOT/etc/shadow"
 
-find "$ROOT" -exec touch -h -d @1 {} +
+# qemu-guest-agent (Debian's) and its libraries: a second, uncompressed archive appended to the
+# gzip one (the kernel unpacks both; copying 6 MB costs less under TCG than gunzipping it)
+AGENT_ROOT="$WORK/agent"
+"$HERE/demo-image/install-guest-agent.sh" "$AGENT_DEB" "$AGENT_ROOT"
+
+find "$ROOT" "$AGENT_ROOT" -exec touch -h -d @1 {} +
 (cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n -9 > "$WORK/initrd.gz"
+# the next archive starts on a 4-byte boundary (the kernel skips the zero padding)
+pad=$(( (4 - $(stat -c %s "$WORK/initrd.gz") % 4) % 4 ))
+[ "$pad" -eq 0 ] || head -c "$pad" /dev/zero >> "$WORK/initrd.gz"
+(cd "$AGENT_ROOT" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >> "$WORK/initrd.gz"
 cp "$WORK/kernel/boot/vmlinuz-$KVER" "$WORK/vmlinuz"
 echo "$CMDLINE" > "$WORK/cmdline"
 cat > "$WORK/image.json" <<EOF
@@ -98,9 +110,11 @@ cat > "$WORK/image.json" <<EOF
   "initrd": "initrd.gz",
   "cmdline": "$CMDLINE",
   "login": { "user": "root", "password": "" },
+  "guestAgent": "$(basename "$AGENT_DEB")",
   "builtAt": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }
 EOF
 for f in vmlinuz initrd.gz cmdline image.json; do mv -f "$WORK/$f" "$OUT/$f"; done
 ls "$CACHE/$PKG"_*.deb | head -n -1 | xargs -r rm -f
+ls "$CACHE/qemu-guest-agent"_*.deb | head -n -1 | xargs -r rm -f
 say "done: $OUT (kernel $KVER, initrd $(du -k "$OUT/initrd.gz" | cut -f1) KiB)"

@@ -1,36 +1,66 @@
 /**
  * The `kv` command. Each subcommand lives with its component and is loaded lazily,
- * so `kv launcher` does not pay for the API server's imports.
+ * so `kv launcher` does not pay for the API server's imports. `kv --help`, `kv --version` and
+ * `kv <command> --help` print to stdout and exit 0; a bad flag prints the command's usage on
+ * stderr and exits 2.
  */
-export {};
+import { KUBEVIRT_TS_VERSION } from '../lib/kubevirt/version';
 
 type Runner = (argv: string[]) => Promise<void>;
 
-const commands: Record<string, { describe: string; load: () => Promise<Runner> }> = {
-  up: { describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)', load: async () => (await import('./up/main')).runUpCommand },
-  apiserver: { describe: 'run the embedded API server alone', load: async () => (await import('./apiserver/main')).runApiServerCommand },
-  scheduler: { describe: 'run the embedded scheduler', load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
-  node: { describe: 'run a process-kubelet for one local node', load: async () => (await import('./node/main-kubelet')).runNodeCommand },
-  handler: { describe: "run a node's virt-handler", load: async () => (await import('./virt-handler/main')).runHandlerCommand },
-  controller: { describe: 'run virt-controller', load: async () => (await import('./virt-controller/main')).runControllerCommand },
-  launcher: { describe: 'run one virt-launcher (a launcher Pod\'s command)', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
+interface Command {
+  describe: string;
+  /** flags, as `kv <command> --help` prints them; undefined when the command prints its own help */
+  usage?: string;
+  load: () => Promise<Runner>;
+}
+
+const COMMON = '[--data-dir DIR] [--kubeconfig FILE]';
+
+const commands: Record<string, Command> = {
+  up: {
+    describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)',
+    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console]',
+    load: async () => (await import('./up/main')).runUpCommand,
+  },
+  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
+  scheduler: { describe: 'run the embedded scheduler', usage: `kv scheduler ${COMMON} [--scheduler-name NAME]`, load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
+  node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
+  handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
+  controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
+  launcher: { describe: "run one virt-launcher (a launcher Pod's command; configured by its environment)", usage: 'kv launcher', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
   'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
-  console: { describe: 'run the web console', load: async () => (await import('./console/main')).runConsoleCommand },
-  bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', load: async () => (await import('./bundle/main')).runBundleCommand },
+  console: { describe: 'run the web console', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]`, load: async () => (await import('./console/main')).runConsoleCommand },
+  virtctl: { describe: "KubeVirt's virtctl: start, stop, restart, migrate, pause, console, vnc, expose ... (also installed as `virtctl`)", load: async () => (await import('./virtctl/main')).runVirtctlCommand },
+  bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', usage: 'kv bundle', load: async () => (await import('./bundle/main')).runBundleCommand },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
 };
 
 function usage(): string {
   const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(11)}${c.describe}`);
-  return `usage: kv <command> [flags]\n\ncommands:\n${rows.join('\n')}\n`;
+  return `usage: kv <command> [flags]\n       kv <command> --help\n       kv --version\n\ncommands:\n${rows.join('\n')}\n`;
 }
+
+const isHelp = (a: string) => a === '--help' || a === '-h';
+/** a parseArgs flag error (unknown option, missing value): the user's mistake, not a crash */
+const isFlagError = (err: unknown) => err instanceof Error && 'code' in err && typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS');
 
 const [name, ...rest] = process.argv.slice(2);
 const command = name ? commands[name] : undefined;
-if (!command) {
-  process.stderr.write(usage());
-  process.exit(name === undefined || name === '--help' || name === '-h' ? 0 : 2);
+if (name === '--version' || name === 'version') {
+  process.stdout.write(`kv ${KUBEVIRT_TS_VERSION}\n`);
+} else if (!command) {
+  (name === undefined || isHelp(name) ? process.stdout : process.stderr).write(usage());
+  process.exitCode = name === undefined || isHelp(name) ? 0 : 2;
+} else if (command.usage && rest.some(isHelp)) {
+  process.stdout.write(`${command.describe}\n\nusage: ${command.usage}\n`);
 } else {
   const run = await command.load();
-  await run(rest);
+  try {
+    await run(rest);
+  } catch (err) {
+    if (!isFlagError(err)) throw err;
+    process.stderr.write(`kv ${name}: ${(err as Error).message}\n${command.usage ? `usage: ${command.usage}\n` : ''}`);
+    process.exitCode = 2;
+  }
 }

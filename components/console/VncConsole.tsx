@@ -4,6 +4,7 @@
  * reconnect state machine. Key combos, paste-as-typing, scaling, fullscreen, screenshot.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type RFBClient from '@novnc/novnc';
 import { KEY_COMBOS, KEYSYM, type KeyStroke } from '@/lib/console/keyboard-layouts';
 import { Button } from '@/components/ui/Button';
 import { ConsoleRefused } from './ConsoleRefused';
@@ -11,8 +12,8 @@ import { ConsoleStatus } from './ConsoleStatus';
 import { PasteDialog } from './PasteDialog';
 import { useConsoleSocket } from './useConsoleSocket';
 
-interface RFBLike { scaleViewport: boolean; resizeSession: boolean; focusOnClick: boolean; sendKey(keysym: number, code: string | null, down?: boolean): void; disconnect(): void; focus(): void; addEventListener(t: string, f: (e: unknown) => void): void }
-type RFBClass = new (target: HTMLElement, channel: WebSocket) => RFBLike;
+type RFBLike = RFBClient;
+type RFBClass = typeof RFBClient;
 
 export function VncConsole({ namespace, name, tall }: { namespace: string; name: string; tall?: boolean }) {
   const screen = useRef<HTMLDivElement>(null);
@@ -25,7 +26,7 @@ export function VncConsole({ namespace, name, tall }: { namespace: string; name:
   const [RFB, setRFB] = useState<RFBClass>();
   useEffect(() => { // load noVNC before the socket opens, so the RFB reader sees the server's first bytes
     let live = true;
-    void import('@novnc/novnc').then((m) => { if (live) setRFB(() => m.default as unknown as RFBClass); });
+    void import('@novnc/novnc').then((m) => { if (live) setRFB(() => m.default); });
     return () => { live = false; };
   }, []);
   const attach = useCallback((ws: WebSocket) => {

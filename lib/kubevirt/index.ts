@@ -13,3 +13,7 @@ export * from './storage-state';
 export * from './printable-status';
 export * from './quantity';
 export * from './lifecycle-rules';
+export * from './kubevirt-cr';
+export * from './version';
+export * from './instancetype';
+export * from './common-instancetypes';

@@ -32,12 +32,30 @@ export const MigrationPolicyResource: ResourceDescriptor = {
   group: MIGRATIONS_GROUP, version: MIGRATIONS_VERSION, plural: 'migrationpolicies',
   kind: 'MigrationPolicy', namespaced: false,
 };
+/** The cluster's configuration (one CR, kubevirt/kubevirt). */
+export const KubeVirtResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'kubevirts',
+  kind: 'KubeVirt', namespaced: true, shortNames: ['kv', 'kvs'],
+};
+
+const instancetypeResource = (kind: string, plural: string, namespaced: boolean, shortNames: string[]): ResourceDescriptor => ({
+  group: 'instancetype.kubevirt.io', version: 'v1beta1', plural, kind, namespaced, shortNames,
+});
+export const InstancetypeResource = instancetypeResource('VirtualMachineInstancetype', 'virtualmachineinstancetypes', true, ['vminstancetype', 'vminstancetypes', 'vmf', 'vmfs']);
+export const ClusterInstancetypeResource = instancetypeResource('VirtualMachineClusterInstancetype', 'virtualmachineclusterinstancetypes', false, ['vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs']);
+export const PreferenceResource = instancetypeResource('VirtualMachinePreference', 'virtualmachinepreferences', true, ['vmpref', 'vmprefs', 'vmp', 'vmps']);
+export const ClusterPreferenceResource = instancetypeResource('VirtualMachineClusterPreference', 'virtualmachineclusterpreferences', false, ['vmcp', 'vmcps']);
 
 export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   VirtualMachineResource,
   VirtualMachineInstanceResource,
   VirtualMachineInstanceMigrationResource,
   MigrationPolicyResource,
+  KubeVirtResource,
+  InstancetypeResource,
+  ClusterInstancetypeResource,
+  PreferenceResource,
+  ClusterPreferenceResource,
 ];
 
 /** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */

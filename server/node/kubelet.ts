@@ -12,9 +12,11 @@ import { defaultHostProbeFile, detectAccel } from '../virt-launcher/kvm-probe';
 import { readKvmProbe } from './kvm-probe-result';
 import { readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
+import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
 import { PodNetwork } from './network/pod-network';
+import { setUpPodIsolation } from './cgroups/set-up-isolation';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 const ADOPTED_POLL_MS = 1000;
@@ -34,6 +36,8 @@ export interface KubeletOptions {
   allowHostCommands?: boolean;
   /** give every Pod its own network namespace and address (network/pod-network.ts); needs root */
   podNetwork?: boolean;
+  /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
+  pressureFigures?: () => PressureFigures;
 }
 
 /**
@@ -54,7 +58,15 @@ export class Kubelet {
     const machine = readMachineFacts(opts.dataDir);
     this.network = opts.podNetwork ? new PodNetwork({ nodeName: opts.nodeName, nodeDir }) : undefined;
     const podCIDR = this.network?.podCidr;
-    const facts = (): NodeFacts => ({ name: opts.nodeName, nodesTotal: opts.nodesTotal ?? 1, machine, kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName), podCIDR });
+    const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
+    const facts = (): NodeFacts => ({
+      name: opts.nodeName,
+      nodesTotal: opts.nodesTotal ?? 1,
+      machine,
+      kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
+      pressure: evaluatePressure(figures()),
+      podCIDR,
+    });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
     this.pods = new Informer<V1Pod>({ kc: opts.kc, path: collectionPath(PodResource), fieldSelector: `spec.nodeName=${opts.nodeName}` });
@@ -73,6 +85,7 @@ export class Kubelet {
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
       allowHostCommands: opts.allowHostCommands,
       podNetwork: this.network,
+      isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());
   }
@@ -92,6 +105,7 @@ export class Kubelet {
     if (this.opts.stopPodsOnExit) {
       this.log.info('stopping all pods');
       await this.manager.stopAll(STOP_PODS_GRACE_MS);
+      await this.manager.releaseCgroups();
     }
   }
 

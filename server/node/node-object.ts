@@ -1,5 +1,6 @@
 import type { V1Node, V1NodeCondition } from '@kubernetes/client-node';
 import { formatKubeTime } from '../kube/time';
+import { pressureConditions, type Pressure } from './node-pressure';
 
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 export const LABEL_OS = 'kubernetes.io/os';
@@ -34,6 +35,8 @@ export interface NodeFacts {
   kvmUsable?: boolean;
   /** The node's pod range when the pod network runs (Node.spec.podCIDR). */
   podCIDR?: string;
+  /** Eviction thresholds crossed now (node-pressure.ts); none when undefined. */
+  pressure?: Pressure;
 }
 
 /** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
@@ -55,12 +58,11 @@ export function acceleratorOf(kvmUsable?: boolean): string {
   return kvmUsable ? 'kvm' : 'tcg';
 }
 
-function nodeConditions(now: string): V1NodeCondition[] {
+function nodeConditions(now: string, pressure: Pressure): V1NodeCondition[] {
   const c = (type: string, status: string, reason: string, message: string) =>
     ({ type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now }) as unknown as V1NodeCondition;
   return [
-    c('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-    c('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+    ...pressureConditions(pressure).map((x) => c(x.type, x.status, x.reason!, x.message!)),
     c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
     c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
   ];
@@ -92,7 +94,7 @@ export function renderNodeStatus(facts: NodeFacts, now = new Date(), capacity = 
   return {
     capacity,
     allocatable: { ...capacity },
-    conditions: nodeConditions(formatKubeTime(now)),
+    conditions: nodeConditions(formatKubeTime(now), facts.pressure ?? { memory: false, disk: false }),
     addresses: [
       { type: 'InternalIP', address: '127.0.0.1' },
       { type: 'Hostname', address: facts.name },

@@ -4,6 +4,7 @@ import { isNotFound, messageOf, statusCodeOf } from '../kube/api-errors';
 import { mergePatch, type KubeClients } from '../kube/clients';
 import { delay } from '../kube/backoff';
 import { formatKubeTime, formatMicroTime } from '../kube/time';
+import { pressureMatches, withPressureTaints } from './node-pressure';
 import { acceleratorOf, LABEL_ACCELERATOR, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
 
 export const LEASE_NAMESPACE = 'kube-node-lease';
@@ -51,6 +52,20 @@ export class NodeStatusReporter {
     const labels = { [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable) };
     const { core } = this.opts.clients;
     await core.patchNodeStatus({ name: facts.name, body: { metadata: { labels }, status } as V1Node }, mergePatch);
+    await this.updatePressureTaints();
+  }
+
+  /** memory-pressure / disk-pressure NoSchedule taints follow the conditions (other taints untouched). */
+  private async updatePressureTaints(): Promise<void> {
+    const { name, pressure = { memory: false, disk: false } } = this.opts.facts();
+    const { core } = this.opts.clients;
+    const node = await core.readNode({ name });
+    const want = withPressureTaints(node.spec?.taints, pressure);
+    const key = (ts: typeof want) => JSON.stringify(ts.map((t) => [t.key, t.effect, t.value ?? '']).sort());
+    if (key(want) === key(node.spec?.taints ?? [])) return;
+    const body = { metadata: { resourceVersion: node.metadata?.resourceVersion }, spec: { taints: want } };
+    await core.patchNode({ name, body }, mergePatch);
+    this.log.info({ pressure }, 'pressure taints updated');
   }
 
   async renewLease(): Promise<void> {
@@ -89,6 +104,7 @@ export class NodeStatusReporter {
     try {
       const node = await this.opts.clients.core.readNode({ name: facts.name });
       const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+      if (!pressureMatches(node.status?.conditions, facts.pressure ?? { memory: false, disk: false })) return true;
       return ready?.status !== 'True' || node.metadata?.labels?.[LABEL_ACCELERATOR] !== acceleratorOf(facts.kvmUsable);
     } catch (err) {
       if (isNotFound(err)) await this.tick(() => this.register(), 'node re-registration failed'); // the Node was deleted

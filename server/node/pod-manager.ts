@@ -14,6 +14,7 @@ import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
 import type { PodNetwork } from './network/pod-network';
+import type { PodIsolation } from './cgroups/pod-isolation';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -33,6 +34,8 @@ export interface PodManagerOptions {
   allowHostCommands?: boolean;
   /** The node's pod network; without it pods share the host's network (127.0.0.1). */
   podNetwork?: PodNetwork;
+  /** Per-Pod cgroups (limits, OOM reason); undefined where the host offers none. */
+  isolation?: PodIsolation;
 }
 
 /**
@@ -61,6 +64,7 @@ export class PodManager {
     }
     const removed = this.opts.podNetwork?.cleanupStale(new Set(this.runtimes.keys())) ?? [];
     if (removed.length) this.log.info({ netns: removed }, 'stale pod network namespaces removed');
+    this.opts.isolation?.removeStale(new Set(this.runtimes.keys()));
   }
 
   /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
@@ -113,6 +117,11 @@ export class PodManager {
     for (const rt of this.runtimes.values()) this.opts.podNetwork?.detach(rt.uid);
   }
 
+  /** After stopAll: the node's cgroups go too (a later start makes them again). */
+  async releaseCgroups(): Promise<void> {
+    await this.opts.isolation?.releaseAll();
+  }
+
   private ensureRunning(pod: V1Pod, rt: PodRuntime): void {
     if (isContainerRunning(rt)) return;
     if (!rt.exit) {
@@ -155,12 +164,32 @@ export class PodManager {
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
     if (net && rt.netns) Object.assign(launch, net.wrap(rt.netns, launch.file, launch.args));
+    try {
+      rt.oomKillsAtStart = this.opts.isolation?.prepare(pod);
+    } catch (err) {
+      const message = `cannot create the pod's cgroup: ${(err as Error).message}`;
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
+    }
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
+    this.joinCgroup(rt);
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
   }
 
+  /** Right after spawn: the container's process joins the Pod's cgroup, or is killed (never unconfined). */
+  private joinCgroup(rt: PodRuntime): void {
+    if (!this.opts.isolation || !rt.pid || rt.exit) return;
+    try {
+      this.opts.isolation.join(rt.uid, rt.pid);
+    } catch (err) {
+      this.log.error({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'container could not join its cgroup; killing it');
+      signalProcessGroup(rt.pid, 'SIGKILL');
+    }
+  }
+
   private onExit(rt: PodRuntime, exit: ContainerExit): void {
+    exit = this.opts.isolation?.classifyExit(rt.uid, exit, rt.oomKillsAtStart) ?? exit;
     rt.exit = exit;
     rt.child = undefined;
     const base = this.opts.restartBackoffBaseMs ?? 1000;
@@ -212,6 +241,7 @@ export class PodManager {
     this.runtimes.delete(rt.uid);
     this.opts.podNetwork?.detach(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
+    this.opts.isolation?.release(rt.uid);
     this.log.info({ pod: rt.key, uid: rt.uid, why }, 'pod cleaned up');
   }
 

@@ -29,6 +29,8 @@ export interface PodState {
   /** Set once the current container has ended (persisted so a restarted kubelet still knows). */
   exit?: ContainerExit;
   lastExit?: ContainerExit;
+  /** The Pod cgroup's OOM-kill count when the current container started (a restarted kubelet still knows). */
+  oomKillsAtStart?: number;
 }
 
 /** The kubelet's in-memory record of one pod it runs. */
@@ -51,8 +53,8 @@ export function podsDirOf(nodeDir: string): string {
 }
 
 export function writePodState(rt: PodRuntime): void {
-  const { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit } = rt;
-  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit };
+  const { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart } = rt;
+  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart };
   mkdirSync(rt.dir, { recursive: true });
   const tmp = join(rt.dir, `${STATE_FILE}.tmp`);
   writeFileSync(tmp, JSON.stringify(state));

@@ -1,4 +1,5 @@
 import type { V1Node, V1Pod, V1Taint, V1Toleration } from '@kubernetes/client-node';
+import { TAINT_DISK_PRESSURE, TAINT_MEMORY_PRESSURE } from './node-pressure';
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
@@ -11,13 +12,16 @@ export function toleratesTaint(tol: V1Toleration, taint: V1Taint): boolean {
   return op === 'Exists' || (tol.value ?? '') === (taint.value ?? '');
 }
 
-/** Node's taints plus the not-ready taint the node lifecycle controller would add (we have none). */
+/** Node's taints plus those the node lifecycle controller would add from conditions (we have none). */
 export function effectiveTaints(node: V1Node): V1Taint[] {
   const taints = [...(node.spec?.taints ?? [])];
-  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready?.status !== 'True' && !taints.some((t) => t.key === TAINT_NOT_READY)) {
-    taints.push({ key: TAINT_NOT_READY, effect: 'NoSchedule' });
-  }
+  const status = (type: string) => node.status?.conditions?.find((c) => c.type === type)?.status;
+  const add = (key: string) => {
+    if (!taints.some((t) => t.key === key)) taints.push({ key, effect: 'NoSchedule' });
+  };
+  if (status('Ready') !== 'True') add(TAINT_NOT_READY);
+  if (status('MemoryPressure') === 'True') add(TAINT_MEMORY_PRESSURE);
+  if (status('DiskPressure') === 'True') add(TAINT_DISK_PRESSURE);
   return taints;
 }
 

@@ -6,6 +6,9 @@ import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess } from './readiness';
+import { ensureKubeVirtCR } from './kubevirt-cr';
+import { ensureCommonInstancetypes } from './common-instancetypes';
+import { loadKubeConfig } from '../kube/kubeconfig';
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
 import { consoleLoginUrl } from './login-url';
@@ -36,7 +39,7 @@ async function virtApiAnswers(kubeconfig: string, port: number, timeoutMs: numbe
   return !!access && (await apiGet({ ...access, server: `https://127.0.0.1:${port}` }, '/healthz', timeoutMs)).status === 200;
 }
 
-function plan(o: UpOptions): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
+function plan(o: UpOptions, handlerPorts: number[]): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
   const common = ['--data-dir', o.dataDir];
   const paths = dataPaths(o.dataDir);
   const kubeconfig = ['--kubeconfig', paths.kubeconfig];
@@ -54,9 +57,13 @@ function plan(o: UpOptions): { apiserver: ComponentSpec; virtApi: ComponentSpec;
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
       { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
     ],
-    nodes: names.flatMap((n) => [
+    nodes: names.flatMap((n, i) => [
       { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
-      { name: `${n}-handler`, args: ['handler', ...common, ...as('virt-handler'), '--node', n] },
+      // a port chosen here, so the probe asks the handler itself (not the API server, whose outage must not kill handlers)
+      {
+        name: `${n}-handler`, args: ['handler', ...common, ...as('virt-handler'), '--node', n, '--port', String(handlerPorts[i])],
+        liveness: { check: async (timeoutMs) => (await httpStatus(`http://127.0.0.1:${handlerPorts[i]}/healthz`, timeoutMs)) === 200 },
+      },
     ]),
     console: o.console ? {
       name: 'console', args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host],
@@ -86,7 +93,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   const { log: upLog, say } = createUpLog(paths.logs);
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
   if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: await freeLoopbackPort() };
-  const p = plan(opts);
+  const handlerPorts = await Promise.all(Array.from({ length: opts.nodes }, () => freeLoopbackPort()));
+  const p = plan(opts, handlerPorts);
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {
@@ -127,6 +135,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
       { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
     say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
+    const adminKc = loadKubeConfig(paths.kubeconfig);
+    say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(adminKc)}; ${await ensureCommonInstancetypes(adminKc)} common instance types and preferences created`);
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });

@@ -1,4 +1,5 @@
 /** What every subresource handler needs: API clients, the authorizer, the way to the node handlers. */
+import type { InstancetypeLookup } from '../kube/instancetype-lookup';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { KUBEVIRT_GROUP, KUBEVIRT_VERSION } from '../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../lib/kubevirt';
@@ -16,6 +17,8 @@ export interface SubresourceContext {
   vnc: VncSessions;
   /** Origins allowed to open console sockets besides virt-api's and the API server's own hosts. */
   allowedOrigins: string[];
+  /** instance types and preferences, for expand-spec */
+  instancetypes?: Pick<InstancetypeLookup, 'instancetype' | 'preference'>;
 }
 
 const get = (ctx: SubresourceContext, plural: string, namespace: string, name: string) =>

@@ -14,6 +14,7 @@ import { planStart } from './lifecycle/start';
 import { planStop } from './lifecycle/stop';
 import { checkGuestAgent, checkPause, checkScreenshot, checkSoftReboot, checkUnpause } from './lifecycle/vmi-checks';
 import type { Write } from './lifecycle/writes';
+import { expandVM } from './expand-spec';
 import { readOptionalBody } from './request-body';
 import type { Caller } from './request-auth';
 import { findVM, findVMI, getVM, getVMI, type SubresourceContext } from './subresource-context';
@@ -68,7 +69,10 @@ const ROUTES: Record<string, Record<string, Route>> = {
     migrate: lifecycle('migrate', planMigrate),
     'expand-spec': {
       method: 'GET',
-      async run({ ctx, path }) { return { code: 200, body: JSON.stringify(await getVM(ctx, path.namespace, path.name)), contentType: 'application/json' }; },
+      async run({ ctx, path }) {
+        const vm = await getVM(ctx, path.namespace, path.name);
+        return { code: 200, body: JSON.stringify(ctx.instancetypes ? await expandVM(vm, ctx.instancetypes) : vm), contentType: 'application/json' };
+      },
     },
   },
   virtualmachineinstances: {
@@ -76,6 +80,8 @@ const ROUTES: Record<string, Record<string, Route>> = {
     unpause: forward('unpause', 'PUT', async (vmi, { ctx, path }) => checkUnpause(vmi, await findVM(ctx, path.namespace, path.name))),
     softreboot: forward('softreboot', 'PUT', checkSoftReboot),
     guestosinfo: forward('guestosinfo', 'GET', checkGuestAgent),
+    userlist: forward('userlist', 'GET', checkGuestAgent),
+    filesystemlist: forward('filesystemlist', 'GET', checkGuestAgent),
     'vnc/screenshot': forward('screenshot', 'GET', checkScreenshot),
   },
 };

@@ -12,6 +12,9 @@ import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, SUBRESOURCES_GROUP } from '../../lib/
 import type { VirtualMachineInstanceMigration } from '../../lib/kubevirt';
 import { jsonPatch, makeKubeClients } from '../kube/clients';
 import { loadKubeConfig } from '../kube/kubeconfig';
+import { ClusterConfig } from '../kube/cluster-config';
+import { InstancetypeLookup } from '../kube/instancetype-lookup';
+import { admissionConfigFrom } from './admission/admission-config';
 import { log } from '../log';
 import { createAdmissionListener } from './admission/webhook-server';
 import { ApiError, rejectUpgrade, sendApiError } from './api-error';
@@ -66,8 +69,15 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const ctx: SubresourceContext = {
     custom: kc.makeApiClient(CustomObjectsApi), core: kc.makeApiClient(CoreV1Api), authorizer: createAuthorizer(kc),
     handlers: { core: clients.core, dataDir: opts.dataDir }, vnc: new VncSessions(), allowedOrigins: opts.allowedOrigins ?? [],
+    instancetypes: new InstancetypeLookup(kc),
   };
+  // the KubeVirt CR's configuration, read on every review: a `kubectl patch kubevirt` applies at once
+  const clusterConfig = new ClusterConfig(kc);
+  const configAbort = new AbortController();
+  void clusterConfig.run(configAbort.signal);
   const admission = createAdmissionListener({
+    config: () => admissionConfigFrom(clusterConfig.configuration()),
+    instancetypes: new InstancetypeLookup(kc),
     getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
     listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],
     getPod: (namespace, name) => clients.core.readNamespacedPod({ namespace, name }).catch(() => undefined),
@@ -109,6 +119,6 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   apiLog.info({ url }, 'virt-api ready');
   return {
     url, port,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); for (const s of sockets) s.destroy(); }),
+    close: () => new Promise<void>((resolve) => { configAbort.abort(); server.close(() => resolve()); for (const s of sockets) s.destroy(); }),
   };
 }

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { dataPaths } from '../data-dir';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
+import { ClusterConfig } from '../kube/cluster-config';
 import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
@@ -12,6 +13,9 @@ import { startCpuProfile } from './cpu-profile';
 import { localImageCheck } from './local-images';
 import { EvacuationController } from './evacuation/evacuation-controller';
 import { MigrationController } from './migration/migration-controller';
+import { migrationSettingsFrom } from './migration/cluster-settings';
+import { KubeVirtController } from './kubevirt/kubevirt-controller';
+import { KUBEVIRT_TS_VERSION } from '../../lib/kubevirt/version';
 import { VMIController } from './vmi/vmi-controller';
 import { VMController } from './vm/vm-controller';
 
@@ -24,6 +28,8 @@ export interface ControllerContext {
   /** Embedded mode only: the cluster's data dir (image store, node runtime dirs). */
   dataDir?: string;
   launcherImage?: string;
+  /** the KubeVirt CR's configuration, live */
+  clusterConfig: ClusterConfig;
 }
 
 interface Runnable { run(signal: AbortSignal): Promise<void> }
@@ -35,8 +41,17 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
     render: { launcherImage: ctx.launcherImage },
   }),
   vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder }),
-  migration: (ctx) => new MigrationController({ clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage } }),
-  evacuation: (ctx) => new EvacuationController({ clients: ctx.clients, recorder: ctx.recorder }),
+  migration: (ctx) => {
+    const c = new MigrationController({
+      clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage },
+      settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()),
+    });
+    ctx.clusterConfig.onChange(() => c.resyncAll());
+    return c;
+  },
+  evacuation: (ctx) => new EvacuationController({ clients: ctx.clients, recorder: ctx.recorder, limits: () => migrationSettingsFrom(ctx.clusterConfig.configuration()) }),
+  kubevirt: (ctx) => new KubeVirtController({ custom: ctx.clients.custom, clusterConfig: ctx.clusterConfig, version: KUBEVIRT_TS_VERSION }),
+  'cluster-config': (ctx) => ctx.clusterConfig,
 };
 
 /** Starts every controller; resolves when the signal aborts and all have stopped. */
@@ -61,7 +76,8 @@ export async function runControllerCommand(argv: string[]): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   const writeProfile = await startCpuProfile();
-  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'] }, abort.signal);
+  const clusterConfig = new ClusterConfig(clients.kc);
+  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'], clusterConfig }, abort.signal);
   await writeProfile();
   ctlLog.info('stopped');
 }

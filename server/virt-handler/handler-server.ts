@@ -35,6 +35,8 @@ const ACTIONS: Record<string, { method: string; action: VMIAction }> = {
   unpause: { method: 'PUT', action: 'unpause' },
   softreboot: { method: 'PUT', action: 'softReboot' },
   guestosinfo: { method: 'GET', action: 'guestInfo' },
+  userlist: { method: 'GET', action: 'guestUsers' },
+  filesystemlist: { method: 'GET', action: 'guestFilesystems' },
 };
 
 function checkToken(req: IncomingMessage, token: string): void {

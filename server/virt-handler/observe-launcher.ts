@@ -45,9 +45,11 @@ function gone(podDir: string): { reason: string; message: string } {
  * (a guest without an agent makes the launcher wait its agent timeout, which must not delay the
  * Running phase); `onFresh` resyncs the VMI when new info arrives.
  */
-function readGuestInfo(conns: LauncherConnections, podDir: string, key: string, onFresh: () => void): GuestInfo | undefined {
+function readGuestInfo(conns: LauncherConnections, podDir: string, key: string, onFresh: () => void, portOpen?: boolean): GuestInfo | undefined {
   const cached = guestInfoCache.get(podDir);
-  if (cached && (cached.pending || Date.now() - cached.at < GUEST_INFO_EVERY_MS)) return cached.info;
+  // the agent's port opening or closing (QEMU's VSERPORT_CHANGE) makes the cached answer stale at once
+  const portChanged = portOpen !== undefined && cached?.info !== undefined && cached.info.connected !== portOpen;
+  if (cached && (cached.pending || (!portChanged && Date.now() - cached.at < GUEST_INFO_EVERY_MS))) return cached.info;
   guestInfoCache.set(podDir, { at: Date.now(), info: cached?.info, pending: true });
   void conns.get(podDir, key).client.request('guestInfo', undefined, { timeoutMs: GUEST_INFO_TIMEOUT_MS }).catch(() => undefined).then((info) => {
     guestInfoCache.set(podDir, { at: Date.now(), info });
@@ -89,6 +91,6 @@ export async function observeLauncher(conns: LauncherConnections, podDir: string
     return { ...out, syncError: { reason: e.reason ?? 'SyncFailed', message: e.message } };
   }
   if (out.domain) entry.lastDomain = out.domain;
-  if (out.domain?.state === 'running') out.guest = readGuestInfo(conns, podDir, key, onGuestInfo);
+  if (out.domain?.state === 'running') out.guest = readGuestInfo(conns, podDir, key, onGuestInfo, out.domain.agentConnected);
   return out;
 }

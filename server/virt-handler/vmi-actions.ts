@@ -2,12 +2,12 @@
  * Node-level verbs virt-api forwards (pause, unpause, softreboot, guestosinfo), as launcher commands.
  * Launcher errors become HTTP statuses: a domain that is not started is a conflict, the rest 500.
  */
-import type { GuestInfo } from '../virt-launcher/protocol';
+import type { GuestFilesystem, GuestInfo, GuestUser } from '../virt-launcher/protocol';
 import { LauncherError } from '../virt-launcher/launcher-client';
 import { HttpError } from './http-errors';
 import type { LauncherConnections } from './launcher-connections';
 
-export type VMIAction = 'pause' | 'unpause' | 'softReboot' | 'guestInfo';
+export type VMIAction = 'pause' | 'unpause' | 'softReboot' | 'guestInfo' | 'guestUsers' | 'guestFilesystems';
 
 const CONFLICT_REASONS = new Set(['DomainNotStarted', 'GuestAgentNotConnected']);
 
@@ -21,9 +21,21 @@ export function toGuestAgentInfo(info: GuestInfo): Record<string, unknown> {
   };
 }
 
+/** KubeVirt's VirtualMachineInstanceGuestOSUserList. */
+export function toUserList(users: GuestUser[]): Record<string, unknown> {
+  return { kind: 'VirtualMachineInstanceGuestOSUserList', apiVersion: 'kubevirt.io/v1', metadata: {}, items: users.map((u) => ({ userName: u.userName, domain: u.domain, loginTime: u.loginTime })) };
+}
+
+/** KubeVirt's VirtualMachineInstanceFileSystemList. */
+export function toFilesystemList(fss: GuestFilesystem[]): Record<string, unknown> {
+  return { kind: 'VirtualMachineInstanceFileSystemList', apiVersion: 'kubevirt.io/v1', metadata: {}, items: fss };
+}
+
 export async function runVMIAction(conns: LauncherConnections, podDir: string, key: string, action: VMIAction): Promise<unknown> {
   const client = conns.get(podDir, key).client;
   try {
+    if (action === 'guestUsers') return toUserList(await client.request('guestUsers'));
+    if (action === 'guestFilesystems') return toFilesystemList(await client.request('guestFilesystems'));
     if (action !== 'guestInfo') {
       await client.request(action);
       return undefined;

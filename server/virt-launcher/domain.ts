@@ -20,6 +20,10 @@ export interface DomainStartOptions {
   args: string[];
   startPaused: boolean;
   incoming: boolean;
+  /** runs once QEMU is up and before the guest does (the serial log connects here, so it misses no byte) */
+  beforeRun?: () => Promise<void>;
+  /** Paths QEMU must not see (qemu-secrets.ts). */
+  hidePaths?: string[];
 }
 
 export interface DomainExit { status: DomainStatus; qemu: QemuExit }
@@ -48,7 +52,7 @@ export class Domain extends EventEmitter<DomainEvents> {
 
   /** Spawns QEMU, connects QMP and continues the guest unless it should start paused / is incoming. */
   async start(opts: DomainStartOptions): Promise<void> {
-    this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir });
+    this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir, hidePaths: opts.hidePaths });
     this.update({ qemuPid: this.qemu.pid, startedAt: new Date().toISOString() });
     void this.qemu.exited.then((e) => this.onExit(e));
     const qmp = await QmpClient.connect(join(this.podDir, POD_FILES.qmpSocket), { timeoutMs: QMP_CONNECT_TIMEOUT_MS });
@@ -56,6 +60,7 @@ export class Domain extends EventEmitter<DomainEvents> {
     qmp.on('event', (e) => this.onQmpEvent(e));
     await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'events', state: true }] });
     await qmp.execute('qom-set', { path: '/machine/peripheral/balloon0', property: 'guest-stats-polling-interval', value: 10 }).catch(() => undefined);
+    await opts.beforeRun?.();
     if (opts.incoming) this.update({ state: 'incoming', reason: undefined });
     else if (opts.startPaused) this.update({ state: 'paused', reason: DOMAIN_REASONS.startPaused });
     else await qmp.execute('cont');

@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { GuestInfo } from './protocol';
+import type { GuestFilesystem, GuestInfo, GuestUser } from './protocol';
 import { POD_FILES } from './protocol';
 
 const DEFAULT_TIMEOUT_MS = 1_500;
@@ -16,7 +16,8 @@ class AgentSession {
   constructor(private readonly socket: Socket) {
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
-      this.buffer += chunk.replaceAll('\xff', '');
+      // guest-sync-delimited answers after a 0xFF byte, which the utf8 decoder turns into U+FFFD
+      this.buffer += chunk.replaceAll('\ufffd', '').replaceAll('\xff', '');
       let nl: number;
       while ((nl = this.buffer.indexOf('\n')) >= 0) {
         const line = this.buffer.slice(0, nl).trim();
@@ -76,6 +77,31 @@ export async function queryGuestInfo(podDir: string, timeoutMs = DEFAULT_TIMEOUT
   } catch {
     return { connected: false };
   }
+}
+
+export class AgentNotConnected extends Error {}
+
+async function askAgent<T>(podDir: string, timeoutMs: number, fn: (s: AgentSession) => Promise<T>): Promise<T> {
+  try {
+    return await withAgent(podDir, timeoutMs, fn);
+  } catch (err) {
+    throw new AgentNotConnected(`guest agent did not answer: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+interface AgentUser { user: string; domain?: string; 'login-time'?: number }
+interface AgentFs { name: string; mountpoint: string; type: string; 'used-bytes'?: number; 'total-bytes'?: number }
+
+/** guest-get-users (KubeVirt's userlist). */
+export function queryGuestUsers(podDir: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GuestUser[]> {
+  return askAgent(podDir, timeoutMs, async (s) => (await s.execute<AgentUser[]>('guest-get-users')).map((u) => ({ userName: u.user, domain: u.domain, loginTime: u['login-time'] })));
+}
+
+/** guest-get-fsinfo (KubeVirt's filesystemlist). */
+export function queryGuestFilesystems(podDir: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<GuestFilesystem[]> {
+  return askAgent(podDir, timeoutMs, async (s) => (await s.execute<AgentFs[]>('guest-get-fsinfo')).map((f) => ({
+    diskName: f.name, mountPoint: f.mountpoint, fileSystemType: f.type, usedBytes: f['used-bytes'], totalBytes: f['total-bytes'],
+  })));
 }
 
 /** guest-shutdown mode=reboot; resolves false when no agent answered. */

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
-import { LAUNCHER_ERRORS, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
@@ -14,10 +14,11 @@ import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
 import { findFreePort, FINAL_MIGRATION_STATES, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
-import { queryGuestInfo, rebootViaAgent } from './guest-agent';
+import { AgentNotConnected, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
 import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
+import { SerialLog } from './serial-log';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -29,8 +30,9 @@ export interface LauncherOptions {
   image: ConverterInput['image'];
   ovmf?: ConverterInput['ovmf'];
   binary?: string;
+  /** Paths QEMU must not see, read at each start (qemu-secrets.ts). */
+  hidePaths?: () => string[];
 }
-
 
 export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [DomainExit] }> {
   domain?: Domain;
@@ -39,6 +41,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   private starting?: Promise<DomainStatus>;
   private plan?: ConverterOutput;
   private migrationMonitor?: MigrationMonitor;
+  private serialLog?: SerialLog;
   private logger = log.child({ component: 'virt-launcher' });
 
   constructor(readonly opts: LauncherOptions) { super(); }
@@ -56,12 +59,23 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'shutdown': await this.domain?.shutdown(Number(a?.graceSeconds ?? 0)); return this.domain?.status;
       case 'softReboot': return this.softReboot();
       case 'guestInfo': this.requireDomain(); return queryGuestInfo(this.opts.podDir);
+      case 'guestUsers': this.requireDomain(); return this.fromAgent(() => queryGuestUsers(this.opts.podDir));
+      case 'guestFilesystems': this.requireDomain(); return this.fromAgent(() => queryGuestFilesystems(this.opts.podDir));
       case 'stats': return this.stats();
       case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
       case 'migrate': return this.migrate(a);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'migrateCancel': await this.requireDomain().requireQmp().execute('migrate_cancel'); return queryMigration(this.domain!.requireQmp());
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
+    }
+  }
+
+  private async fromAgent<T>(ask: () => Promise<T>): Promise<T> {
+    try {
+      return await ask();
+    } catch (err) {
+      if (err instanceof AgentNotConnected) throw new CommandError(LAUNCHER_ERRORS.agentNotConnected, err.message);
+      throw err;
     }
   }
 
@@ -87,7 +101,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
     this.domain = domain;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
-    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.emit('exit', e); });
+    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
     try {
       const cloudInit = planCloudInitMedia(vmi, podDir);
       const media = Object.fromEntries(cloudInit.map((p) => [p.volume, p.path]));
@@ -104,7 +118,14 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
       steps.lap('files');
-      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming });
+      const devices = vmi.spec.domain.devices ?? {};
+      if (devices.autoattachSerialConsole !== false) {
+        this.serialLog = new SerialLog({
+          qemuSocket: join(podDir, POD_FILES.qemuSerialSocket), clientSocket: join(podDir, POD_FILES.serialSocket),
+          logFile: devices.logSerialConsole === false ? undefined : join(podDir, POD_FILES.guestConsoleLog),
+        });
+      }
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.() });
       steps.lap('qemu');
       this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state, steps: steps.laps }, 'domain started');
       return domain.status;

@@ -14,6 +14,7 @@ import { DOMAIN_REASONS, POD_FILES, type DomainStatus } from './protocol';
 import { Launcher } from './launcher';
 import { LauncherServer } from './launcher-server';
 import { detectAccel } from './kvm-probe';
+import { hiddenFromQemu } from './qemu-secrets';
 import type { OvmfFiles } from './converter/converter-types';
 
 const logger = log.child({ component: 'virt-launcher' });
@@ -48,6 +49,7 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
     image: (ref) => resolveImage(paths.images, ref),
     ovmf: findOvmf(),
     binary: process.env.KV_QEMU_BINARY,
+    hidePaths: () => hiddenFromQemu(dataDir),
   });
   const server = new LauncherServer(launcher, podDir);
   let terminating = false;

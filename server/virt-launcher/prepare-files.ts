@@ -1,4 +1,4 @@
-/** Creates the files the converter asked for: qcow2 overlays (base never written), empty disks, EFI vars copies. */
+/** Creates the files the converter asked for: qcow2 overlays (base never written), sparse empty disks (blocks on first write), EFI vars copies. */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -14,16 +14,22 @@ async function exists(path: string): Promise<boolean> {
 }
 
 async function createFile(f: FileToCreate): Promise<void> {
-  await mkdir(dirname(f.path), { recursive: true });
+  if (f.kind !== 'mustExist') await mkdir(dirname(f.path), { recursive: true });
   switch (f.kind) {
     case 'overlay':
       await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', '-F', f.backingFormat, '-b', f.backing, f.path], { timeout: QEMU_IMG_TIMEOUT_MS });
       return;
     case 'emptyDisk':
-      await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', f.path, String(f.sizeBytes)], { timeout: QEMU_IMG_TIMEOUT_MS });
+      await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', '-o', 'preallocation=off', f.path, String(f.sizeBytes)], { timeout: QEMU_IMG_TIMEOUT_MS });
       return;
     case 'copy':
       await copyFile(f.source, f.path);
+      return;
+    case 'rawDisk':
+      await run(QEMU_IMG, ['create', '-q', '-f', 'raw', f.path, String(f.sizeBytes)], { timeout: QEMU_IMG_TIMEOUT_MS });
+      return;
+    case 'mustExist':
+      throw new Error(`${f.what}: ${f.path} does not exist`);
   }
 }
 

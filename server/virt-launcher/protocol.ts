@@ -26,7 +26,12 @@ export const POD_FILES = {
   launcherReady: 'launcher.ready',
   qmpSocket: 'qmp.sock',
   vncSocket: 'vnc.sock',
+  /** the guest's serial console as virt-handler reaches it (the launcher's SerialLog) */
   serialSocket: 'serial.sock',
+  /** QEMU's own serial chardev; only the launcher connects to it */
+  qemuSerialSocket: 'ttyS0.sock',
+  /** the guest's console output from its first byte, bounded (kubectl logs -c guest-console-log) */
+  guestConsoleLog: 'guest-console-log.log',
   guestAgentSocket: 'qga.sock',
   pidFile: 'qemu.pid',
   termination: 'termination.json',
@@ -91,6 +96,12 @@ export interface GuestInfo {
   interfaces?: { name: string; mac?: string; ipAddresses: string[] }[];
 }
 
+/** guest-get-users: who is logged in (loginTime in seconds since the epoch). */
+export interface GuestUser { userName: string; domain?: string; loginTime?: number }
+
+/** guest-get-fsinfo: one mounted filesystem with its use. */
+export interface GuestFilesystem { diskName: string; mountPoint: string; fileSystemType: string; usedBytes?: number; totalBytes?: number }
+
 export interface DomainStats {
   timestamp: string;
   /** guest CPU time consumed by QEMU (utime+stime of the process), seconds. */
@@ -139,6 +150,9 @@ export interface Commands {
   /** guest-agent `guest-shutdown mode=reboot` when connected, else ACPI powerdown + reboot on the next SHUTDOWN. */
   softReboot: [undefined, { method: 'guest-agent' | 'acpi' }];
   guestInfo: [undefined, GuestInfo];
+  /** fails with GuestAgentNotConnected when no agent answers */
+  guestUsers: [undefined, GuestUser[]];
+  guestFilesystems: [undefined, GuestFilesystem[]];
   stats: [undefined, DomainStats];
   /** PPM or PNG written into the pod dir. */
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];

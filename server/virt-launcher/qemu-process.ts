@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { withHiddenPaths } from './qemu-secrets';
 
 export const QEMU_LOG_FILE = 'qemu.log';
 const SETPRIV = 'setpriv';
@@ -15,9 +16,11 @@ export interface QemuExit { code: number | null; signal: NodeJS.Signals | null; 
 
 export interface QemuProcess { proc: ChildProcess; pid: number; exited: Promise<QemuExit> }
 
-export function spawnQemu(opts: { binary: string; args: string[]; podDir: string }): QemuProcess {
+/** `hidePaths`: covered in QEMU's own mount namespace (qemu-secrets.ts); none by default. */
+export function spawnQemu(opts: { binary: string; args: string[]; podDir: string; hidePaths?: string[] }): QemuProcess {
   const logStream = createWriteStream(join(opts.podDir, QEMU_LOG_FILE), { flags: 'a' });
-  const proc = spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', opts.binary, ...opts.args], {
+  const [file, ...argv] = withHiddenPaths(opts.hidePaths ?? [], [SETPRIV, '--pdeathsig', 'KILL', '--', opts.binary, ...opts.args]);
+  const proc = spawn(file, argv, {
     cwd: opts.podDir, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail = '';

@@ -60,11 +60,33 @@ export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
     ],
   },
   {
+    // the operator's CR: `kv up` creates kubevirt/kubevirt; every component reads spec.configuration live
+    definition: 'v1.KubeVirt', group: 'kubevirt.io', version: 'v1', kind: 'KubeVirt',
+    plural: 'kubevirts', singular: 'kubevirt', scope: 'Namespaced',
+    shortNames: ['kv', 'kvs'], categories: ['all'], statusSubresource: true,
+    columns: [AGE, { name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
+  },
+  ...instancetypeSpecs(),
+  {
     definition: 'v1alpha1.MigrationPolicy', group: 'migrations.kubevirt.io', version: 'v1alpha1', kind: 'MigrationPolicy',
     plural: 'migrationpolicies', singular: 'migrationpolicy', scope: 'Cluster',
     shortNames: [], categories: [], statusSubresource: true, columns: [],
   },
 ];
+
+/** instancetype.kubevirt.io: instance types and preferences, namespaced and cluster-wide (no status, no columns but age). */
+function instancetypeSpecs(): CRDSpec[] {
+  const one = (kind: string, plural: string, scope: CRDSpec['scope'], shortNames: string[]): CRDSpec => ({
+    definition: `v1beta1.${kind}`, group: 'instancetype.kubevirt.io', version: 'v1beta1', kind, plural, singular: plural.replace(/s$/, ''),
+    scope, shortNames, categories: scope === 'Namespaced' ? ['all'] : [], statusSubresource: false, columns: [AGE],
+  });
+  return [
+    one('VirtualMachineInstancetype', 'virtualmachineinstancetypes', 'Namespaced', ['vminstancetype', 'vminstancetypes', 'vmf', 'vmfs']),
+    one('VirtualMachineClusterInstancetype', 'virtualmachineclusterinstancetypes', 'Cluster', ['vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs']),
+    one('VirtualMachinePreference', 'virtualmachinepreferences', 'Namespaced', ['vmpref', 'vmprefs', 'vmp', 'vmps']),
+    one('VirtualMachineClusterPreference', 'virtualmachineclusterpreferences', 'Cluster', ['vmcp', 'vmcps']),
+  ];
+}
 
 /** The CustomResourceDefinition object for one spec, given its structural schema. */
 export function renderCRD(spec: CRDSpec, schema: object): Record<string, unknown> {

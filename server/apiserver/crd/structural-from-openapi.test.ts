@@ -77,6 +77,11 @@ describe('deploy/crds', () => {
       VirtualMachineInstance: ['Namespaced', ['vmi', 'vmis'], ['all']],
       VirtualMachineInstanceMigration: ['Namespaced', ['vmim', 'vmims'], ['all']],
       MigrationPolicy: ['Cluster', [], []],
+      KubeVirt: ['Namespaced', ['kv', 'kvs'], ['all']],
+      VirtualMachineInstancetype: ['Namespaced', ['vminstancetype', 'vminstancetypes', 'vmf', 'vmfs'], ['all']],
+      VirtualMachineClusterInstancetype: ['Cluster', ['vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs'], []],
+      VirtualMachinePreference: ['Namespaced', ['vmpref', 'vmprefs', 'vmp', 'vmps'], ['all']],
+      VirtualMachineClusterPreference: ['Cluster', ['vmcp', 'vmcps'], []],
     });
   });
 });

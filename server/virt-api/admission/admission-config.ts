@@ -26,6 +26,8 @@ export interface AdmissionConfig {
   evictionStrategy?: 'None' | 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External';
 }
 
+import { enabledFeatureGates, type KubeVirtConfiguration } from '../../../lib/kubevirt/kubevirt-cr';
+
 export const KUBEVIRT_NAMESPACE = 'kubevirt';
 const SA = (name: string) => `system:serviceaccount:${KUBEVIRT_NAMESPACE}:${name}`;
 
@@ -43,6 +45,19 @@ export const DEFAULT_ADMISSION_CONFIG: AdmissionConfig = {
 
 export function withAdmissionDefaults(partial: Partial<AdmissionConfig> = {}): AdmissionConfig {
   return { ...DEFAULT_ADMISSION_CONFIG, ...partial };
+}
+
+/** The admission settings a KubeVirt CR's spec.configuration sets (what it leaves out keeps our default). */
+export function admissionConfigFrom(cfg: KubeVirtConfiguration): Partial<AdmissionConfig> {
+  const out: Partial<AdmissionConfig> = { featureGates: enabledFeatureGates(cfg) };
+  const amd64 = cfg.architectureConfiguration?.amd64?.machineType ?? cfg.machineType;
+  if (amd64) out.machineTypes = { ...DEFAULT_ADMISSION_CONFIG.machineTypes, amd64 };
+  if (cfg.cpuModel) out.cpuModel = cfg.cpuModel;
+  const binding = cfg.network?.defaultNetworkInterface;
+  if (binding === 'bridge' || binding === 'masquerade') out.defaultNetworkInterface = binding;
+  if (cfg.network?.permitBridgeInterfaceOnPodNetwork !== undefined) out.permitBridgeInterfaceOnPodNetwork = cfg.network.permitBridgeInterfaceOnPodNetwork;
+  if (cfg.evictionStrategy) out.evictionStrategy = cfg.evictionStrategy;
+  return out;
 }
 
 export function isKubeVirtServiceAccount(config: AdmissionConfig, username: string | undefined): boolean {

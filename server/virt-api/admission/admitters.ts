@@ -10,11 +10,14 @@ import { validateVM } from './validators/vm-validator';
 import { validateVMICreate, validateVMIUpdate } from './validators/vmi-validator';
 import { validateMigrationCreate, validateMigrationUpdate, type MigrationLookups } from './validators/migration-validator';
 import { validateMigrationPolicy } from './validators/migration-policy-validator';
+import { validateKubeVirt } from './validators/kubevirt-validator';
+import { validateInstancetypeRefs, type InstancetypeLookups } from './validators/instancetype-validator';
 import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
 
 export interface AdmitterContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
   config: AdmissionConfig;
   now: Date;
+  instancetypes?: InstancetypeLookups;
 }
 
 type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation;
@@ -42,6 +45,7 @@ export const WebhookPath = {
   MutateMigration: '/mutate-virtualmachineinstancemigrations',
   ValidateMigration: '/validate-virtualmachineinstancemigrations',
   ValidateMigrationPolicy: '/validate-migrationpolicies',
+  ValidateKubeVirt: '/validate-kubevirts',
   /** KubeVirt serves it at /launcher-eviction-validate; ours keeps virt-api's `/validate-<plural>` shape. */
   ValidateEviction: '/validate-evictions',
 } as const;
@@ -59,7 +63,10 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   },
   [WebhookPath.ValidateVM]: {
     resource: core('virtualmachines'),
-    validate: (req, ctx) => validateVM(req.object, req.oldObject, vctx(req, ctx)),
+    validate: async (req, ctx) => {
+      const causes = validateVM(req.object, req.oldObject, vctx(req, ctx));
+      return causes.length ? causes : validateInstancetypeRefs(req.object, ctx.instancetypes);
+    },
   },
   [WebhookPath.MutateVMI]: {
     resource: core('virtualmachineinstances'),
@@ -86,6 +93,10 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.ValidateMigrationPolicy]: {
     resource: { group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies' },
     validate: (req) => validateMigrationPolicy(req.object),
+  },
+  [WebhookPath.ValidateKubeVirt]: {
+    resource: core('kubevirts'),
+    validate: (req) => validateKubeVirt(req.object),
   },
   [WebhookPath.ValidateEviction]: {
     resource: { group: '', version: 'v1', resource: 'pods' },

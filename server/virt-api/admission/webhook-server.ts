@@ -10,14 +10,17 @@ import { allowResponse, badRequestResponse, denyResponse, parseAdmissionReview, 
 import { WEBHOOK_ROUTES } from './admitters';
 import { TOO_MANY_REQUESTS_REASON, type EvictionLookups } from './validators/eviction-validator';
 import type { MigrationLookups } from './validators/migration-validator';
+import type { InstancetypeLookups } from './validators/instancetype-validator';
 
 const logger = log.child({ component: 'virt-api-admission' });
 /** Largest review body we read (kube-apiserver caps requests at 3 MiB). */
 export const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
 
 export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
-  config?: Partial<AdmissionConfig>;
+  /** fixed settings, or a function read on every request (the live KubeVirt CR) */
+  config?: Partial<AdmissionConfig> | (() => Partial<AdmissionConfig>);
   now?: () => Date;
+  instancetypes?: InstancetypeLookups;
 }
 
 export interface AdmissionHttpResult {
@@ -40,8 +43,8 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
     return { status: 200, body: badRequestResponse(req.uid, `expect resource to be { ${want.group} ${want.version} ${want.resource}}`) };
   }
   const actx = {
-    config: withAdmissionDefaults(ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
-    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation,
+    config: withAdmissionDefaults(typeof ctx.config === 'function' ? ctx.config() : ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
+    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes,
   };
   try {
     if (route.mutate) return { status: 200, body: patchResponse(req.uid, route.mutate(req, actx)) };

@@ -20,7 +20,8 @@ import { DEFAULT_EVACUATION_LIMITS, planEvacuation, renderEvacuationMigration, t
 export interface EvacuationControllerOptions {
   clients: KubeClients;
   recorder: EventRecorder;
-  limits?: Partial<EvacuationLimits>;
+  /** fixed limits, or read on every sync (the KubeVirt CR's migrations) */
+  limits?: Partial<EvacuationLimits> | (() => Partial<EvacuationLimits>);
 }
 
 const BY_VMI = 'vmi';
@@ -33,12 +34,15 @@ export class EvacuationController {
   readonly vmims: Informer<any>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
-  private readonly limits: EvacuationLimits;
   private readonly log = log.child({ component: 'evacuation-controller' });
+
+  private get limits(): EvacuationLimits {
+    const l = this.opts.limits;
+    return { ...DEFAULT_EVACUATION_LIMITS, ...(typeof l === 'function' ? l() : l) };
+  }
 
   constructor(private readonly opts: EvacuationControllerOptions) {
     const kc = opts.clients.kc;
-    this.limits = { ...DEFAULT_EVACUATION_LIMITS, ...opts.limits };
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [migrationVMIKey(m)] } });
     this.controller = new Controller({ name: 'evacuation-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.vmims], workers: 1 });

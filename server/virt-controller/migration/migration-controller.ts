@@ -29,7 +29,8 @@ export interface MigrationControllerOptions {
   clients: KubeClients;
   recorder: EventRecorder;
   render?: RenderOptions;
-  settings?: Partial<MigrationSettings>;
+  /** fixed settings, or read on every sync (the KubeVirt CR's migrations) */
+  settings?: Partial<MigrationSettings> | (() => Partial<MigrationSettings>);
   workers?: number;
 }
 
@@ -50,12 +51,20 @@ export class MigrationController {
   readonly namespaces: Informer<any>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
-  private readonly settings: MigrationSettings;
   private readonly log = log.child({ component: 'migration-controller' });
+
+  private get settings(): MigrationSettings {
+    const s = this.opts.settings;
+    return { ...DEFAULT_MIGRATION_SETTINGS, ...(typeof s === 'function' ? s() : s) };
+  }
+
+  /** Looks at every migration again (a changed limit may let a throttled one go). */
+  resyncAll(): void {
+    for (const m of this.vmims.list()) this.controller.enqueue(m);
+  }
 
   constructor(private readonly opts: MigrationControllerOptions) {
     const kc = opts.clients.kc;
-    this.settings = { ...DEFAULT_MIGRATION_SETTINGS, ...opts.settings };
     this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [migrationVMIKey(m)], [BY_UID]: (m: any) => [m.metadata?.uid] } });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.pods = new Informer({

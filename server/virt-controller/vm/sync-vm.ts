@@ -12,6 +12,7 @@ import type { Expectations } from '../../kube/expectations';
 import { log } from '../../log';
 import { EventReason, FailureReason, startedMessage, stoppedMessage } from './constants';
 import { renderVMI } from './render-vmi';
+import { expandForStart, usesInstancetype, type ExpansionDeps } from './instancetype-expansion';
 import type { RevisionStore } from './revisions';
 import { decideRunAction } from './run-strategy-action';
 import type { VMSyncError } from './vm-conditions';
@@ -25,6 +26,8 @@ export interface SyncDeps {
   revisions: Pick<RevisionStore, 'createFor'>;
   recorder: Pick<EventRecorder, 'record'>;
   expectations: Expectations;
+  /** instance types and preferences (absent: a VM naming one fails to start with a clear error) */
+  expansion?: ExpansionDeps;
 }
 
 export interface SyncResult {
@@ -59,9 +62,14 @@ export async function syncVM(deps: SyncDeps, key: string, vm: VirtualMachine, vm
 }
 
 async function createVMI(deps: SyncDeps, key: string, vm: VirtualMachine, paused: boolean): Promise<SyncResult> {
-  const body = renderVMI(vm, { paused });
   const namespace = vm.metadata.namespace ?? 'default';
   try {
+    let started = vm;
+    if (usesInstancetype(vm)) {
+      if (!deps.expansion) throw new Error('this virt-controller cannot expand instance types');
+      started = await expandForStart(deps.expansion, vm);
+    }
+    const body = renderVMI(started, { paused });
     const revisionName = await deps.revisions.createFor(vm);
     deps.expectations.expectCreations(key, 1);
     let created: VirtualMachineInstance;

@@ -16,6 +16,8 @@ import { computeVMStatus } from './compute-vm-status';
 import { VM_KIND } from './constants';
 import { isRestartRequired } from './restart-required';
 import { RevisionStore } from './revisions';
+import { InstancetypeLookup } from '../../kube/instancetype-lookup';
+import type { ExpansionDeps } from './instancetype-expansion';
 import { backoffSettingsFromEnv, type BackoffSettings } from './start-failure';
 import { syncVM, withStartAppended } from './sync-vm';
 import { isUrgentVMIUpdate, isUrgentVMUpdate } from './urgent-change';
@@ -37,12 +39,17 @@ export class VMController {
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly revisions: RevisionStore;
+  private readonly expansion: ExpansionDeps;
   private readonly backoff: BackoffSettings;
 
   constructor(private readonly opts: VMControllerOptions) {
     const kc = opts.clients.kc;
     this.backoff = opts.backoff ?? backoffSettingsFromEnv();
     this.revisions = new RevisionStore(kc.makeApiClient(AppsV1Api));
+    this.expansion = {
+      lookup: new InstancetypeLookup(kc), apps: kc.makeApiClient(AppsV1Api),
+      patchVM: (namespace, name, patch) => opts.clients.vms.mergePatch(namespace, name, patch),
+    };
     this.vms = new Informer({ kc, path: collectionPath(VirtualMachineResource) });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis], workers: opts.workers ?? DEFAULT_WORKERS });
@@ -90,7 +97,7 @@ export class VMController {
     }
     if (!this.expectations.satisfied(key)) return; // the VMI event for our own write enqueues us again
     if (!vm.metadata.deletionTimestamp) vm = await setFinalizer(clients.vms, vm, true);
-    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations }, key, vm, vmi);
+    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion }, key, vm, vmi);
     const current = result.appendStart ? withStartAppended(vm) : vm;
     const pending = this.expectations.pending(key);
     const status = computeVMStatus(current, vmi, {

@@ -12,6 +12,8 @@
  *                  + 32Mi VGA when a graphics device is attached               KubeVirt: same
  *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
  *   dedicatedCpuPlacement → cpu requests = limits = vCPUs, memory limit = request (Guaranteed QoS).
+ *   ephemeral-storage request = the emptyDisks' total capacity (their files live in the pod dir), so
+ *   the scheduler only picks a node whose disk can hold them ("Insufficient ephemeral-storage").
  */
 import { MIB, formatBinaryQuantity as formatBytes, formatCPUQuantity as formatCPU, parseQuantity } from '../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
@@ -67,12 +69,19 @@ function renderCPU(vmi: VirtualMachineInstance, ratio: number): { request: strin
   return res.limits?.cpu !== undefined ? { request, limit: String(res.limits.cpu) } : { request };
 }
 
+/** Total emptyDisk capacity in bytes (0 when there is none). */
+export function emptyDiskBytes(vmi: VirtualMachineInstance): number {
+  return (vmi.spec?.volumes ?? []).reduce((sum, v) => sum + (v.emptyDisk ? (parseQuantity(v.emptyDisk.capacity) ?? 0) : 0), 0);
+}
+
 /** requests/limits for the `compute` container. */
 export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO): LauncherResources {
   const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi);
   const memory = renderMemory(vmi, overheadBytes);
   const cpu = renderCPU(vmi, cpuAllocationRatio);
   const requests: ResourceList = { memory: memory.request, cpu: cpu.request };
+  const disks = emptyDiskBytes(vmi);
+  if (disks > 0) requests['ephemeral-storage'] = formatBytes(disks);
   const limits: ResourceList = {};
   if (memory.limit) limits.memory = memory.limit;
   if (cpu.limit) limits.cpu = cpu.limit;

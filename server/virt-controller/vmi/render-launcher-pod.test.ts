@@ -44,6 +44,20 @@ describe('launcher pod sizing', () => {
     expect(renderLauncherPod(vmi({ domain: { cpu: { cores } } })).spec!.containers[0].resources!.requests!.cpu).toBe(cpu);
   });
 
+  it('puts the overhead on the memory limit too, so the Pod cgroup leaves the guest its full limit', () => {
+    const v = vmi({ domain: { resources: { requests: { memory: '512Mi' }, limits: { memory: '1Gi' } } } });
+    const res = renderLauncherPod(v).spec!.containers[0].resources!;
+    const overhead = memoryOverheadBytes(v);
+    expect(parseQuantity(res.limits!.memory)).toBe(1024 * MIB + overhead);
+    expect(parseQuantity(res.requests!.memory)).toBe(512 * MIB + overhead);
+  });
+
+  it('requests the emptyDisks total as ephemeral-storage (none without emptyDisks)', () => {
+    const v = vmi({ volumes: [{ name: 'a', emptyDisk: { capacity: '2Gi' } }, { name: 'b', emptyDisk: { capacity: '512Mi' } }, { name: 'c', containerDisk: { image: 'x' } }] });
+    expect(renderLauncherPod(v).spec!.containers[0].resources!.requests!['ephemeral-storage']).toBe('2560Mi');
+    expect(renderLauncherPod(vmi({})).spec!.containers[0].resources!.requests!['ephemeral-storage']).toBeUndefined();
+  });
+
   it.each([[undefined, 45], [0, 15], [300, 315]])('grace %s → pod grace %i', (grace, want) => {
     expect(renderLauncherPod(vmi({ terminationGracePeriodSeconds: grace })).spec!.terminationGracePeriodSeconds).toBe(want);
   });

@@ -38,7 +38,11 @@ export interface ConverterInput {
 export type FileToCreate =
   | { kind: 'overlay'; path: string; backing: string; backingFormat: 'qcow2' | 'raw' }
   | { kind: 'emptyDisk'; path: string; sizeBytes: number }
-  | { kind: 'copy'; path: string; source: string };
+  | { kind: 'copy'; path: string; source: string }
+  /** a hostDisk of type DiskOrCreate: a sparse raw file of this size where none exists */
+  | { kind: 'rawDisk'; path: string; sizeBytes: number }
+  /** a hostDisk of type Disk: the file must already be there */
+  | { kind: 'mustExist'; path: string; what: string };
 
 export interface ConverterOutput {
   binary: string;

@@ -23,7 +23,7 @@ export function renderConsoleArgs(input: ConverterInput): string[] {
     '-display', 'none',
   ];
   if (devices.autoattachSerialConsole !== false) {
-    args.push('-chardev', socketChardev('serial0', join(dir, POD_FILES.serialSocket)), '-serial', 'chardev:serial0');
+    args.push('-chardev', socketChardev('serial0', join(dir, POD_FILES.qemuSerialSocket)), '-serial', 'chardev:serial0');
   }
   if (devices.autoattachGraphicsDevice !== false) {
     args.push('-vnc', `unix:${escapeOptValue(join(dir, POD_FILES.vncSocket))}`);

@@ -52,6 +52,19 @@ function emptyDisk(input: ConverterInput, vol: Volume): VolumeSource {
   return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'emptyDisk', path, sizeBytes }] };
 }
 
+/** A file on the node (feature gate HostDisk): used in place, raw; DiskOrCreate makes it sparse at `capacity`. */
+function hostDisk(vol: Volume): VolumeSource {
+  const { path, type, capacity } = vol.hostDisk!;
+  const field = `spec.volumes[${vol.name}].hostDisk`;
+  if (typeof path !== 'string' || !path.startsWith('/')) throw invalid(`${field}.path: must be an absolute path`);
+  if (type === 'DiskOrCreate') {
+    if (capacity === undefined) throw invalid(`${field}.capacity: required for type DiskOrCreate`);
+    const sizeBytes = parseBytes(capacity, `${field}.capacity`);
+    return { path, format: 'raw', readOnly: false, files: [{ kind: 'rawDisk', path, sizeBytes }] };
+  }
+  return { path, format: 'raw', readOnly: false, files: [{ kind: 'mustExist', path, what: field }] };
+}
+
 function cloudInit(input: ConverterInput, vol: Volume): VolumeSource {
   const media = input.cloudInitMedia[vol.name];
   if (!media) throw invalid(`spec.volumes[${vol.name}]: cloud-init media was not generated`);
@@ -63,6 +76,7 @@ export function resolveVolumeSource(input: ConverterInput, vol: Volume): VolumeS
   if (vol.containerDisk) return containerDisk(input, vol);
   if (vol.emptyDisk) return emptyDisk(input, vol);
   if (vol.ephemeral) return ephemeral(input, vol);
+  if (vol.hostDisk) return hostDisk(vol);
   if (vol.cloudInitNoCloud || vol.cloudInitConfigDrive) return cloudInit(input, vol);
   const kind = Object.keys(vol).find((k) => k !== 'name') ?? 'none';
   throw new ConverterError(CONVERTER_REASONS.unsupported, `spec.volumes[${vol.name}]: volume type ${JSON.stringify(kind)} is not supported by this launcher`);

@@ -26,6 +26,12 @@ export function domainName(input: ConverterInput): string {
   return `${namespace ?? 'default'}_${name}`;
 }
 
+/**
+ * seccomp as libvirt sets it for KubeVirt: obsolete syscalls, setuid & co., fork/exec and
+ * scheduler/affinity changes are refused; a compromised QEMU cannot spawn a shell or regain root.
+ */
+export const SANDBOX = 'on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny';
+
 export function renderQemuArgs(input: ConverterInput): ConverterOutput {
   if (!isAbsolute(input.podDir)) throw invalid(`pod dir ${JSON.stringify(input.podDir)} is not absolute`);
   if (!input.vmi?.spec?.domain) throw invalid('spec.domain: required');
@@ -40,6 +46,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
     // -S: the launcher continues once QMP is up (or not: startStrategy Paused);
     // -no-shutdown: a guest poweroff stops QEMU and the launcher decides (quit, or reset for a soft reboot).
     '-no-user-config', '-nodefaults', '-S', '-no-shutdown',
+    '-sandbox', SANDBOX,
     ...renderMachineArgs(input, { secureBoot: isSecureBoot(input) }),
     ...renderCpuArgs(input),
     ...renderMemoryArgs(input),

@@ -2,6 +2,7 @@
 import { invalid, required, type Cause } from '../cause';
 import { isObject, objectsAt, stringAt, type JsonObject } from '../json-shape';
 import type { AdmissionConfig } from '../admission-config';
+import { validateEmptyDiskCapacity } from './empty-disk-bounds';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
 
 export const MAX_VOLUMES = 256;
@@ -60,10 +61,7 @@ function validateSource(f: string, v: JsonObject, config: AdmissionConfig): Caus
       out.push(invalid(`${f}.hostDisk.type`, `${f}.hostDisk's type must be either 'DiskOrCreate' or 'Disk'`));
     }
   }
-  const ed = v.emptyDisk;
-  if (isObject(ed) && (ed.capacity === undefined || ed.capacity === null)) {
-    out.push(required(`${f}.emptyDisk.capacity`, `${f}.emptyDisk.capacity is a required field`));
-  }
+  if (isObject(v.emptyDisk)) out.push(...validateEmptyDiskCapacity(f, v.emptyDisk));
   const pvc = v.persistentVolumeClaim;
   if (isObject(pvc) && !stringAt(pvc.claimName)) {
     out.push(required(`${f}.persistentVolumeClaim.claimName`, `${f}.persistentVolumeClaim.claimName is a required field`));

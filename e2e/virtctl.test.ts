@@ -1,0 +1,147 @@
+/**
+ * virtctl as a user runs it: the real `virtctl` command (bin/virtctl.mjs) against a `kv up`
+ * cluster with a demo guest. Start, pause, unpause, the serial console (login prompt, Ctrl+]
+ * leaves), the VNC proxy (a viewer gets the RFB greeting), expose, stop; and the errors a user
+ * hits, with KubeVirt's wording and exit code 1.
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
+import { isRunning } from './support/lifecycle-table';
+import { callRest, until } from './support/rest';
+import { createVM, demoVM, NS, readState } from './support/vm-fixtures';
+
+const BOOT_MS = 120_000;
+let c: LifecycleCluster;
+
+beforeAll(async () => {
+  c = await startLifecycleCluster({ nodes: 1 });
+  await createVM(c.admin, demoVM('demo', { runStrategy: 'Halted' }));
+});
+afterAll(async () => {
+  await c?.stop();
+});
+
+interface Run { code: number; out: string; err: string }
+
+/** Spawns virtctl; `feed` gets its stdin and stdout to drive interactive commands. */
+function virtctl(args: string[], feed?: (stdin: NodeJS.WritableStream, stdout: NodeJS.ReadableStream) => void): Promise<Run> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['bin/virtctl.mjs', ...args], { env: { ...process.env, KUBECONFIG: c.cluster.kubeconfig, HOME: '/nonexistent' } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err += d; });
+    feed?.(p.stdin, p.stdout);
+    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+describe('virtctl', () => {
+  it('start → Running; a second start is refused with the server\'s reason', async () => {
+    expect(await virtctl(['start', 'demo'])).toEqual({ code: 0, out: 'VM demo was scheduled to start\n', err: '' });
+    await until('demo Running', async () => isRunning(await readState(c.admin, 'demo')), BOOT_MS);
+    const again = await virtctl(['start', 'demo']);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/^Error starting VirtualMachine .*VM is already running\n$/);
+  });
+
+  it('the guest agent connects; guestosinfo, fslist and userlist print what it reports', async () => {
+    const since = Date.now();
+    await until('AgentConnected', async () => (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body?.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'AgentConnected' && x.status === 'True'), 60_000);
+    process.stderr.write(`guest agent connected ${Date.now() - since} ms after Running\n`);
+    const os = await virtctl(['guestosinfo', 'demo']);
+    expect(os.code, os.err).toBe(0);
+    const info = JSON.parse(os.out) as { guestAgentVersion: string; hostname: string; os: { name: string; kernelRelease: string } };
+    expect(info).toMatchObject({ hostname: 'demo', os: { name: 'kubevirt-ts demo' } });
+    expect(info.os.kernelRelease).toMatch(/^6\.1\./);
+    expect(info.guestAgentVersion).toMatch(/^7\./);
+    const fs = await virtctl(['fslist', 'demo']);
+    expect(fs.code, fs.err).toBe(0);
+    expect(JSON.parse(fs.out)).toMatchObject({ kind: 'VirtualMachineInstanceFileSystemList' });
+    const users = await virtctl(['userlist', 'demo']);
+    expect(users.code, users.err).toBe(0);
+    expect(JSON.parse(users.out)).toMatchObject({ kind: 'VirtualMachineInstanceGuestOSUserList' });
+  });
+
+  it('pause vm → Paused; unpause vm → running again', async () => {
+    expect(await virtctl(['pause', 'vm', 'demo'])).toEqual({ code: 0, out: 'VMI demo was scheduled to pause\n', err: '' });
+    await until('demo paused', async () => (await readState(c.admin, 'demo')).paused, 30_000);
+    expect((await virtctl(['pause', 'vmi', 'demo'])).code).toBe(1);
+    expect(await virtctl(['unpause', 'vmi', 'demo'])).toEqual({ code: 0, out: 'VMI demo was scheduled to unpause\n', err: '' });
+    await until('demo unpaused', async () => !(await readState(c.admin, 'demo')).paused, 30_000);
+  });
+
+  it('console shows the guest\'s login prompt and Ctrl+] leaves with exit 0', async () => {
+    const run = await virtctl(['console', 'demo'], (stdin, stdout) => {
+      let seen = '';
+      const poke = setInterval(() => stdin.write('\r'), 1500);
+      stdout.on('data', (d) => {
+        seen += d;
+        if (/ login: /.test(seen)) {
+          clearInterval(poke);
+          stdin.write(Buffer.from([0x1d]));
+        }
+      });
+      setTimeout(() => { clearInterval(poke); stdin.end(); }, 90_000).unref();
+    });
+    expect(run.out).toMatch(/\S+ login: /);
+    expect(run.err).toContain('Successfully connected to demo console.');
+    expect(run.code).toBe(0);
+  });
+
+  it('vnc --proxy-only prints a port where a viewer gets the guest\'s RFB greeting', async () => {
+    let greeting = '';
+    const run = await virtctl(['vnc', 'demo', '--proxy-only'], (_stdin, stdout) => {
+      stdout.once('data', (d: Buffer) => {
+        const { port } = JSON.parse(d.toString()) as { port: number };
+        const sock = net.connect(port, '127.0.0.1');
+        sock.on('data', (b) => {
+          greeting += b.toString('latin1');
+          if (greeting.length >= 12) sock.end();
+        });
+      });
+    });
+    expect(run.out).toMatch(/^\{"port":\d+\}\n$/);
+    expect(greeting.slice(0, 12)).toBe('RFB 003.008\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('expose vm creates a Service selecting the launcher Pod, owned by the VM', async () => {
+    expect(await virtctl(['expose', 'vm', 'demo', '--name', 'demo-ssh', '--port', '22'])).toEqual({ code: 0, out: 'Service demo-ssh successfully created for vm demo\n', err: '' });
+    const svc = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/services/demo-ssh`)).body;
+    expect(svc.spec.selector).toEqual({ 'vmi.kubevirt.io/id': 'demo' });
+    expect(svc.spec.ports).toMatchObject([{ port: 22, protocol: 'TCP' }]);
+    expect(svc.metadata.ownerReferences[0]).toMatchObject({ kind: 'VirtualMachine', name: 'demo' });
+    const noPort = await virtctl(['expose', 'vm', 'demo', '--name', 'nothing']);
+    expect(noPort).toMatchObject({ code: 1, err: "couldn't find port via --port flag or introspection\n" });
+  });
+
+  it('migrate-cancel without a migration, a missing VM, a bad flag: clear errors, exit 1', async () => {
+    expect(await virtctl(['migrate-cancel', 'demo'])).toMatchObject({ code: 1, err: 'Found no migration to cancel for demo\n' });
+    const missing = await virtctl(['start', 'nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^Error starting VirtualMachine .*"nope" not found\n$/);
+    const bad = await virtctl(['stop', 'demo', '--grace-period', '0']);
+    expect(bad).toMatchObject({ code: 1, err: 'Must both use --force=true and set --grace-period.\n' });
+    expect((await virtctl(['frobnicate'])).err).toMatch(/^unknown command "frobnicate" for "virtctl"/);
+  });
+
+  it('create vm prints a manifest that runs as written (u1.nano, the demo preference, a containerdisk)', async () => {
+    const made = await virtctl(['create', 'vm', '--name', 'made', '--instancetype', 'u1.nano', '--preference', 'demo', '--volume-containerdisk', 'src:demo,name:root']);
+    expect(made.code, made.err).toBe(0);
+    const created = await callRest(c.admin, 'POST', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines`, parse(made.out));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await until('made Running', async () => isRunning(await readState(c.admin, 'made')), BOOT_MS);
+    const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/made`)).body;
+    expect(vmi.spec.domain.memory.guest).toBe('512Mi');
+    expect(await virtctl(['stop', 'made'])).toMatchObject({ code: 0 });
+  });
+
+  it('stop → the VMI is gone and the VM Stopped', async () => {
+    expect(await virtctl(['stop', 'demo'])).toEqual({ code: 0, out: 'VM demo was scheduled to stop\n', err: '' });
+    await until('demo Stopped', async () => { const s = await readState(c.admin, 'demo'); return !s.vmiUID && s.printable === 'Stopped'; }, 90_000);
+  });
+});

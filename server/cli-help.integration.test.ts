@@ -1,0 +1,58 @@
+/**
+ * The `kv` and `virtctl` commands behave like CLIs: `--help` on the top level and on every
+ * subcommand prints usage on stdout and exits 0; `--version` prints the version; an unknown flag
+ * or command is an error on stderr with a non-zero exit, never a stack trace.
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS as VIRTCTL_COMMANDS } from './virtctl/main';
+
+const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images'];
+
+function run(bin: string, args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' }, timeout: 30_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('kv', () => {
+  it('kv --help and kv --version', () => {
+    const help = run('bin/kv.mjs', ['--help']);
+    expect(help).toMatchObject({ code: 0, err: '' });
+    for (const c of KV_COMMANDS) expect(help.out).toContain(`  ${c}`);
+    expect(run('bin/kv.mjs', ['--version'])).toMatchObject({ code: 0, out: expect.stringMatching(/^kv v\d+\.\d+\.\d+\n$/) });
+  });
+
+  it.each(KV_COMMANDS)('kv %s --help prints usage and exits 0', (c) => {
+    const r = run('bin/kv.mjs', [c, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/usage/i);
+    expect(r.err).toBe('');
+  });
+
+  it('an unknown flag or command: a message and the usage on stderr, exit 2, no stack trace', () => {
+    const flag = run('bin/kv.mjs', ['apiserver', '--bogus']);
+    expect(flag).toMatchObject({ code: 2, out: '' });
+    expect(flag.err).toMatch(/^kv apiserver: Unknown option '--bogus'\nusage: kv apiserver/);
+    const up = run('bin/kv.mjs', ['up', '--bogus']);
+    expect(up.code).toBe(2);
+    expect(up.err).not.toMatch(/\n\s+at /);
+    expect(run('bin/kv.mjs', ['frobnicate'])).toMatchObject({ code: 2, out: '' });
+  });
+});
+
+describe('virtctl', () => {
+  it.each(Object.keys(VIRTCTL_COMMANDS))('virtctl %s --help prints usage and exits 0', (c) => {
+    const r = run('bin/virtctl.mjs', [c, '--help']);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toContain(`Usage:\n  virtctl ${c}`);
+  });
+
+  it('virtctl --help lists every command; a command without a kubeconfig says so', () => {
+    const help = run('bin/virtctl.mjs', ['--help']);
+    expect(help.code).toBe(0);
+    for (const c of Object.keys(VIRTCTL_COMMANDS)) expect(help.out).toContain(`  ${c}`);
+    const noConfig = run('bin/virtctl.mjs', ['start', 'demo', '--kubeconfig', '/nonexistent/kubeconfig']);
+    expect(noConfig.code).toBe(1);
+    expect(noConfig.err).toMatch(/^cannot obtain KubeVirt client: /);
+  });
+});

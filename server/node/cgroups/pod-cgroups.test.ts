@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makePod } from '../testing-builders';
+import { CgroupV1 } from './cgroup-v1';
+import { CgroupV2 } from './cgroup-v2';
+import { detectLayout, nodeCgroupName, podCgroupsFor } from './detect-cgroups';
+import { cfsQuotaUs, podLimits, renderV1Limits, renderV2Limits } from './pod-limits';
+
+const withLimits = (limits: Record<string, string>) => (p: ReturnType<typeof makePod>) => void (p.spec!.containers[0].resources = { limits });
+
+describe('pod limits', () => {
+  it('sums container limits plus overhead; one unlimited container leaves the pod unlimited', () => {
+    expect(podLimits(makePod('a', withLimits({ cpu: '500m', memory: '64Mi' })))).toEqual({ cpuMillis: 500, memoryBytes: 64 * 2 ** 20 });
+    const withOverhead = makePod('b', withLimits({ memory: '1Gi' }), (p) => void (p.spec!.overhead = { memory: '100Mi' }));
+    expect(podLimits(withOverhead)).toEqual({ cpuMillis: undefined, memoryBytes: 1124 * 2 ** 20 });
+    const two = makePod('c', withLimits({ memory: '1Gi' }), (p) => void p.spec!.containers.push({ name: 'd', image: 'x' }));
+    expect(podLimits(two).memoryBytes).toBeUndefined();
+  });
+
+  it('renders CFS quota like kubelet (100ms period, 1ms floor) and memory limits for v1 and v2', () => {
+    expect(cfsQuotaUs(250)).toBe(25_000);
+    expect(cfsQuotaUs(2)).toBe(1_000);
+    expect(cfsQuotaUs(undefined)).toBeUndefined();
+    expect(renderV1Limits({ cpuMillis: 1500, memoryBytes: 1024 })).toEqual({
+      cpu: { 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '150000' },
+      memory: { 'memory.limit_in_bytes': '1024' },
+    });
+    expect(renderV1Limits({}).cpu['cpu.cfs_quota_us']).toBe('-1');
+    expect(renderV1Limits({}).memory['memory.limit_in_bytes']).toBe('-1');
+    expect(renderV2Limits({ cpuMillis: 100, memoryBytes: 4096 })).toEqual({ 'cpu.max': '10000 100000', 'memory.max': '4096' });
+    expect(renderV2Limits({})).toEqual({ 'cpu.max': 'max 100000', 'memory.max': 'max' });
+  });
+});
+
+describe('layout detection', () => {
+  const V1_MOUNTS = [
+    'tmpfs /sys/fs/cgroup tmpfs rw 0 0',
+    'cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0',
+    'cgroup /sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0',
+    'cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0',
+  ].join('\n');
+  const V1_SELF = '4:memory:/process_api/abc\n1:cpu:/\n0::/\n';
+
+  it('uses v1 controllers on a hybrid host, under this process own cgroup per controller', () => {
+    expect(detectLayout(V1_MOUNTS, V1_SELF, () => '')).toEqual({ version: 'v1', v1: { cpu: '/sys/fs/cgroup/cpu', memory: '/sys/fs/cgroup/memory/process_api/abc' } });
+  });
+
+  it('reads comounted cpu,cpuacct hierarchies', () => {
+    const mounts = 'cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,cpu,cpuacct 0 0\ncgroup /sys/fs/cgroup/memory cgroup rw,memory 0 0';
+    expect(detectLayout(mounts, '3:cpu,cpuacct:/a\n2:memory:/a\n', () => '')?.v1?.cpu).toBe('/sys/fs/cgroup/cpu,cpuacct/a');
+  });
+
+  it('uses v2 when only the unified hierarchy exists and offers cpu and memory', () => {
+    const mounts = 'cgroup2 /sys/fs/cgroup cgroup2 rw 0 0';
+    expect(detectLayout(mounts, '0::/user.slice/kv\n', () => 'cpuset cpu io memory pids')).toEqual({ version: 'v2', v2: '/sys/fs/cgroup/user.slice/kv' });
+    expect(detectLayout(mounts, '0::/\n', () => 'pids')).toBeUndefined();
+  });
+
+  it('names the node cgroup per node and data dir', () => {
+    expect(nodeCgroupName('node01', '/a')).toMatch(/^kubevirt-ts\/node01-[0-9a-f]{8}$/);
+    expect(nodeCgroupName('node01', '/a')).not.toBe(nodeCgroupName('node01', '/b'));
+  });
+});
+
+describe('drivers on a fake cgroup root', () => {
+  let root: string;
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const read = (...p: string[]) => readFileSync(join(root, ...p), 'utf8');
+
+  it('v1 writes quota, period and memory limit per controller, joins pids, reads oom kills, lists and removes', () => {
+    root = mkdtempSync(join(tmpdir(), 'cg1-'));
+    const cg = podCgroupsFor({ version: 'v1', v1: { cpu: join(root, 'cpu'), memory: join(root, 'memory', 'me') } }, 'n1', '/data');
+    expect(cg).toBeInstanceOf(CgroupV1);
+    cg.ensure('u-1', { cpuMillis: 500, memoryBytes: 64 * 2 ** 20 });
+    const node = nodeCgroupName('n1', '/data');
+    expect(read('cpu', node, 'podu-1', 'cpu.cfs_quota_us')).toBe('50000');
+    expect(read('cpu', node, 'podu-1', 'cpu.cfs_period_us')).toBe('100000');
+    expect(read('memory', 'me', node, 'podu-1', 'memory.limit_in_bytes')).toBe(String(64 * 2 ** 20));
+    cg.addProcess('u-1', 4242);
+    expect(read('memory', 'me', node, 'podu-1', 'cgroup.procs')).toBe('4242');
+    writeFileSync(join(root, 'memory', 'me', node, 'podu-1', 'memory.oom_control'), 'oom_kill_disable 0\nunder_oom 0\noom_kill 2\n');
+    expect(cg.oomKills('u-1')).toBe(2);
+    expect(cg.list()).toEqual(['u-1']);
+  });
+
+  it('v2 enables cpu and memory down to the node dir and writes cpu.max and memory.max', () => {
+    root = mkdtempSync(join(tmpdir(), 'cg2-'));
+    mkdirSync(join(root, 'svc'), { recursive: true });
+    writeFileSync(join(root, 'svc', 'cgroup.subtree_control'), 'pids');
+    const cg = podCgroupsFor({ version: 'v2', v2: join(root, 'svc') }, 'n1', '/data');
+    expect(cg).toBeInstanceOf(CgroupV2);
+    cg.ensure('u-2', { cpuMillis: 2000, memoryBytes: 1 << 30 });
+    const node = nodeCgroupName('n1', '/data');
+    expect(read('svc', 'cgroup.subtree_control')).toBe('+cpu +memory');
+    expect(read('svc', node, 'cgroup.subtree_control')).toBe('+cpu +memory');
+    expect(read('svc', node, 'podu-2', 'cpu.max')).toBe('200000 100000');
+    expect(read('svc', node, 'podu-2', 'memory.max')).toBe(String(1 << 30));
+    writeFileSync(join(root, 'svc', node, 'podu-2', 'memory.events'), 'low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n');
+    expect(cg.oomKills('u-2')).toBe(1);
+    cg.addProcess('u-2', 77);
+    expect(cg.pids('u-2')).toEqual([77]);
+    expect(cg.list()).toEqual(['u-2']);
+  });
+});
+
+describe('layout pinned in the node dir', () => {
+  it('keeps the first layout while its dirs exist; detects again once they are gone', async () => {
+    const { pinLayout } = await import('./layout-pin');
+    const nodeDir = mkdtempSync(join(tmpdir(), 'pin-'));
+    const parent = mkdtempSync(join(tmpdir(), 'cgparent-'));
+    try {
+      const first = { version: 'v2' as const, v2: parent };
+      expect(pinLayout(nodeDir, () => first)).toEqual(first);
+      expect(pinLayout(nodeDir, () => ({ version: 'v2', v2: '/elsewhere' }))).toEqual(first); // a kubelet restarted in another cgroup
+      rmSync(parent, { recursive: true });
+      expect(pinLayout(nodeDir, () => ({ version: 'v2', v2: '/elsewhere' }))).toEqual({ version: 'v2', v2: '/elsewhere' });
+    } finally {
+      rmSync(nodeDir, { recursive: true, force: true });
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ContainerExit } from '../pod-runtime';
+import type { PodCgroups } from './pod-cgroups';
+import { podLimits } from './pod-limits';
+
+const REMOVE_RETRY_MS = 200;
+const REMOVE_ATTEMPTS = 25;
+
+/** Pids whose process group is `pgid` (a pod's container runs detached: pgid = its pid). */
+export function processGroupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid) out.push(Number(name)); // field 5 (pgrp) = index 2 after state
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * The kubelet's side of Pod cgroups: created with the Pod's limits before its container starts,
+ * joined right after spawn, read for OOM kills when the container ends, removed with the Pod.
+ */
+export class PodIsolation {
+  constructor(
+    readonly cgroups: PodCgroups,
+    private readonly log: Logger,
+  ) {}
+
+  /**
+   * Create/update the Pod's cgroup; throws (the container must not start unconfined). Returns its
+   * OOM-kill count so far: the baseline for this container (the cgroup outlives restarts).
+   */
+  prepare(pod: V1Pod): number {
+    const uid = pod.metadata!.uid!;
+    this.cgroups.ensure(uid, podLimits(pod));
+    return this.cgroups.oomKills(uid);
+  }
+
+  /** Move the container's process and anything it forked before this into the Pod's cgroup. */
+  join(uid: string, pid: number): void {
+    this.cgroups.addProcess(uid, pid);
+    for (const member of processGroupMembers(pid)) {
+      if (member === pid) continue;
+      try {
+        this.cgroups.addProcess(uid, member);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
+
+  /** kubelet's reason OOMKilled when the kernel's OOM killer struck inside the Pod's cgroup. */
+  classifyExit(uid: string, exit: ContainerExit, baseline = 0): ContainerExit {
+    if (exit.reason === 'StartError') return exit;
+    if (this.cgroups.oomKills(uid) <= baseline) return exit;
+    return { ...exit, reason: 'OOMKilled', message: exit.message };
+  }
+
+  /** Kill what is left in the Pod's cgroup and remove it, retrying while dying processes hold it. */
+  release(uid: string): void {
+    let attempts = 0;
+    const attempt = () => {
+      if (this.cgroups.remove(uid)) return;
+      if (++attempts < REMOVE_ATTEMPTS) setTimeout(attempt, REMOVE_RETRY_MS).unref();
+      else this.log.warn({ uid, cgroup: this.cgroups.describe }, 'pod cgroup still busy; left for the next kubelet start');
+    };
+    attempt();
+  }
+
+  /** `kv up` shutdown after every Pod stopped: remove the Pod cgroups and the node's own. */
+  async releaseAll(): Promise<void> {
+    for (const uid of this.cgroups.list()) this.cgroups.remove(uid);
+    for (let i = 0; i < REMOVE_ATTEMPTS; i++) {
+      if (this.cgroups.list().every((uid) => this.cgroups.remove(uid)) && this.cgroups.removeNode()) return;
+      await new Promise((r) => setTimeout(r, REMOVE_RETRY_MS));
+    }
+  }
+
+  /** At kubelet start: remove Pod cgroups no Pod dir accounts for (left by a crash). */
+  removeStale(knownUids: Set<string>): string[] {
+    const stale = this.cgroups.list().filter((uid) => !knownUids.has(uid));
+    for (const uid of stale) this.release(uid);
+    if (stale.length) this.log.info({ stale }, 'removed stale pod cgroups');
+    return stale;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+import { dataPaths } from '../../data-dir';
+import type { MachineFacts } from '../node-object';
+import { detectPodCgroups } from './detect-cgroups';
+import { PodIsolation } from './pod-isolation';
+
+export interface IsolationSetup {
+  nodeName: string;
+  dataDir: string;
+  machine: MachineFacts;
+  nodesTotal: number;
+  log: Logger;
+}
+
+/**
+ * The node's cgroup (all its Pods together limited to its share of the machine's memory, like
+ * kubelet's kubepods cgroup) and per-Pod isolation, or undefined with a warning where the host gives
+ * us no usable cgroups (no cpu+memory controllers, no permission, v2 without delegation).
+ */
+export function setUpPodIsolation(s: IsolationSetup): PodIsolation | undefined {
+  const cgroups = detectPodCgroups(s.nodeName, s.dataDir, dataPaths(s.dataDir).node(s.nodeName));
+  if (!cgroups) {
+    s.log.warn('no usable cgroup cpu/memory controllers: pods run without resource limits');
+    return undefined;
+  }
+  try {
+    cgroups.setNodeLimits({ memoryBytes: Math.floor(s.machine.memoryBytes / Math.max(1, s.nodesTotal)) });
+  } catch (err) {
+    s.log.warn({ err: (err as Error).message, cgroup: cgroups.describe }, 'cannot set up the node cgroup: pods run without resource limits');
+    return undefined;
+  }
+  s.log.info({ version: cgroups.version, cgroup: cgroups.describe }, 'pods get their own cgroups');
+  return new PodIsolation(cgroups, s.log);
+}

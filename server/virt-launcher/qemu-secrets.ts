@@ -1,0 +1,51 @@
+/**
+ * What QEMU must not read: the cluster's tokens, CA key, kubeconfigs and the handlers' tokens. The
+ * launcher and QEMU run as root on a process node (files are 0600 root), so QEMU starts in a mount
+ * namespace of its own where those paths are covered (an empty tmpfs over a dir, /dev/null over a
+ * file). Nothing else changes: pod dir, images and disks are the same files.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dataPaths } from '../data-dir';
+
+const HIDE_SCRIPT = [
+  'n=$1; shift',
+  'while [ "$n" -gt 0 ]; do',
+  '  if [ -d "$1" ]; then mount -t tmpfs -o size=4k,mode=000 kv-hidden "$1"; else mount --bind /dev/null "$1"; fi || exit 125',
+  '  n=$((n - 1)); shift',
+  'done',
+  'exec "$@"',
+].join('\n');
+
+/** The secret paths of a data dir that exist now. */
+export function secretPaths(dataDir: string): string[] {
+  const p = dataPaths(dataDir);
+  const out = [p.apiserver, p.kubeconfig].filter((f) => existsSync(f));
+  try {
+    for (const node of readdirSync(p.nodes)) if (existsSync(p.handlerToken(node))) out.push(p.handlerToken(node));
+  } catch {
+    // no nodes dir
+  }
+  return out;
+}
+
+/**
+ * argv that runs `argv` with `paths` covered in a private mount namespace (unshare execs in place:
+ * the pid and parent stay the same, so --pdeathsig and the launcher's pid bookkeeping still hold).
+ */
+export function withHiddenPaths(paths: string[], argv: string[]): string[] {
+  if (paths.length === 0) return argv;
+  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', HIDE_SCRIPT, 'kv-hide', String(paths.length), ...paths, ...argv];
+}
+
+let probed: boolean | undefined;
+
+/** Whether this process may make mount namespaces (root with CAP_SYS_ADMIN and unshare(1) present). */
+export function canHidePaths(): boolean {
+  if (probed === undefined) {
+    probed = process.getuid?.() === 0 && spawnSync('unshare', ['--mount', '--propagation', 'private', '--', 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0;
+  }
+  return probed;
+}
+
+export const hiddenFromQemu = (dataDir: string): string[] => (canHidePaths() ? secretPaths(dataDir) : []);
