@@ -15,6 +15,7 @@ import type { NodeFacts } from './node-object';
 import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
+import { PodNetwork } from './network/pod-network';
 import { setUpPodIsolation } from './cgroups/set-up-isolation';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
@@ -33,6 +34,8 @@ export interface KubeletOptions {
   restartBackoffBaseMs?: number;
   /** run any Pod's command as a host process, not only launcher Pods (kubelet tests; never kv up) */
   allowHostCommands?: boolean;
+  /** give every Pod its own network namespace and address (network/pod-network.ts); needs root */
+  podNetwork?: boolean;
   /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
   pressureFigures?: () => PressureFigures;
 }
@@ -47,11 +50,14 @@ export class Kubelet {
   private readonly controller: Controller;
   private readonly status: NodeStatusReporter;
   private readonly log;
+  readonly network: PodNetwork | undefined;
 
   constructor(private readonly opts: KubeletOptions) {
     const clients = makeKubeClients(opts.kc);
     const nodeDir = dataPaths(opts.dataDir).node(opts.nodeName);
     const machine = readMachineFacts(opts.dataDir);
+    this.network = opts.podNetwork ? new PodNetwork({ nodeName: opts.nodeName, nodeDir }) : undefined;
+    const podCIDR = this.network?.podCidr;
     const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
     const facts = (): NodeFacts => ({
       name: opts.nodeName,
@@ -59,6 +65,7 @@ export class Kubelet {
       machine,
       kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
       pressure: evaluatePressure(figures()),
+      podCIDR,
     });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
@@ -77,12 +84,14 @@ export class Kubelet {
       requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
       allowHostCommands: opts.allowHostCommands,
+      podNetwork: this.network,
       isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());
   }
 
   async run(signal: AbortSignal): Promise<void> {
+    this.network?.ensureNode();
     this.manager.adoptFromDisk();
     await this.probeAccelerator(); // before registering: a Ready node knows its accelerator and no launcher pays the probe
     await this.registerNode(signal);

@@ -33,6 +33,8 @@ export interface NodeFacts {
   machine: MachineFacts;
   /** Undefined while no probe has run. */
   kvmUsable?: boolean;
+  /** The node's pod range when the pod network runs (Node.spec.podCIDR). */
+  podCIDR?: string;
   /** Eviction thresholds crossed now (node-pressure.ts); none when undefined. */
   pressure?: Pressure;
 }
@@ -82,7 +84,7 @@ export function renderNode(facts: NodeFacts, now = new Date()): V1Node {
         [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable),
       },
     },
-    spec: {},
+    spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {},
     status: renderNodeStatus(facts, now, capacity),
   };
 }

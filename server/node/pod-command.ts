@@ -16,6 +16,8 @@ export interface LaunchContext {
   kvScript: string;
   nodeExecutable: string;
   hostEnv: Record<string, string | undefined>;
+  /** The pod's address on the pod network (status.podIP); 127.0.0.1 when it shares the host's. */
+  podIP?: string;
 }
 
 export interface ContainerLaunch {
@@ -25,7 +27,7 @@ export interface ContainerLaunch {
   cwd: string;
 }
 
-function fieldRefValue(pod: V1Pod, path: string): string {
+function fieldRefValue(pod: V1Pod, path: string, podIP: string): string {
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
   if (m) return pod.metadata?.[m[1] as 'labels' | 'annotations']?.[m[2]] ?? '';
   const fields: Record<string, string | undefined> = {
@@ -34,7 +36,7 @@ function fieldRefValue(pod: V1Pod, path: string): string {
     'metadata.uid': pod.metadata?.uid,
     'spec.nodeName': pod.spec?.nodeName,
     'spec.serviceAccountName': pod.spec?.serviceAccountName,
-    'status.podIP': POD_IP,
+    'status.podIP': podIP,
     'status.hostIP': HOST_IP,
   };
   return fields[path] ?? '';
@@ -48,10 +50,10 @@ export function expandVars(s: string, vars: Record<string, string>): string {
   });
 }
 
-function containerEnv(pod: V1Pod, env: V1EnvVar[] | undefined, base: Record<string, string>): Record<string, string> {
+function containerEnv(pod: V1Pod, env: V1EnvVar[] | undefined, base: Record<string, string>, podIP: string): Record<string, string> {
   const out = { ...base };
   for (const e of env ?? []) {
-    if (e.valueFrom?.fieldRef) out[e.name] = fieldRefValue(pod, e.valueFrom.fieldRef.fieldPath);
+    if (e.valueFrom?.fieldRef) out[e.name] = fieldRefValue(pod, e.valueFrom.fieldRef.fieldPath, podIP);
     else out[e.name] = expandVars(e.value ?? '', out);
   }
   return out;
@@ -73,7 +75,7 @@ export function resolveContainerLaunch(pod: V1Pod, container: V1Container, ctx: 
     POD_NAMESPACE: pod.metadata?.namespace ?? '',
     POD_UID: pod.metadata?.uid ?? '',
   });
-  const env = containerEnv(pod, container.env, base);
+  const env = containerEnv(pod, container.env, base, ctx.podIP ?? POD_IP);
   const argv = [...(container.command ?? []), ...(container.args ?? [])].map((a) => expandVars(a, env));
   if (argv.length === 0) return { error: `container "${container.name}" has no command: images have no entrypoint on a process node` };
   const [cmd, ...args] = argv;

@@ -13,6 +13,7 @@ import { describeLostExit, isContainerRunning, startContainer } from './pod-proc
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
+import type { PodNetwork } from './network/pod-network';
 import type { PodIsolation } from './cgroups/pod-isolation';
 
 const DEFAULT_GRACE_SECONDS = 30;
@@ -31,6 +32,8 @@ export interface PodManagerOptions {
   restartBackoffMaxMs?: number;
   /** run any container command as a host process (kubelet tests only; see image-policy.ts) */
   allowHostCommands?: boolean;
+  /** The node's pod network; without it pods share the host's network (127.0.0.1). */
+  podNetwork?: PodNetwork;
   /** Per-Pod cgroups (limits, OOM reason); undefined where the host offers none. */
   isolation?: PodIsolation;
 }
@@ -59,6 +62,8 @@ export class PodManager {
       this.runtimes.set(uid, rt);
       this.log.info({ pod: rt.key, uid, pid: rt.pid, running: isContainerRunning(rt) }, 'pod adopted from disk');
     }
+    const removed = this.opts.podNetwork?.cleanupStale(new Set(this.runtimes.keys())) ?? [];
+    if (removed.length) this.log.info({ netns: removed }, 'stale pod network namespaces removed');
     this.opts.isolation?.removeStale(new Set(this.runtimes.keys()));
   }
 
@@ -109,6 +114,7 @@ export class PodManager {
     const deadline = Date.now() + graceMs;
     while (running.some(isContainerRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     running.filter(isContainerRunning).forEach((rt) => signalProcessGroup(rt.pid!, 'SIGKILL'));
+    for (const rt of this.runtimes.values()) this.opts.podNetwork?.detach(rt.uid);
   }
 
   /** After stopAll: the node's cgroups go too (a later start makes them again). */
@@ -140,11 +146,24 @@ export class PodManager {
       this.log.warn({ pod: rt.key, uid: rt.uid, image: container.image }, 'image not runnable; not started');
       return;
     }
-    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir });
+    const net = this.opts.podNetwork;
+    if (net) {
+      try {
+        const a = net.attach(rt.uid);
+        rt.podIP = a.ip;
+        rt.netns = a.netns;
+      } catch (err) {
+        const message = `failed to set up the pod network: ${err instanceof Error ? err.message : String(err)}`;
+        void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
+        return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
+      }
+    }
+    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir, podIP: rt.podIP });
     if ('error' in launch) {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
+    if (net && rt.netns) Object.assign(launch, net.wrap(rt.netns, launch.file, launch.args));
     try {
       rt.oomKillsAtStart = this.opts.isolation?.prepare(pod);
     } catch (err) {
@@ -220,6 +239,7 @@ export class PodManager {
     if (isContainerRunning(rt)) signalProcessGroup(rt.pid!, 'SIGKILL');
     rt.child?.removeAllListeners('exit');
     this.runtimes.delete(rt.uid);
+    this.opts.podNetwork?.detach(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
     this.opts.isolation?.release(rt.uid);
     this.log.info({ pod: rt.key, uid: rt.uid, why }, 'pod cleaned up');

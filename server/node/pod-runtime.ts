@@ -22,6 +22,10 @@ export interface PodState {
   startTime?: string;
   startedAt?: string;
   restartCount: number;
+  /** The pod's address on the pod network (unset: the pod shares the host's network). */
+  podIP?: string;
+  /** The pod's network namespace (ip netns name). */
+  netns?: string;
   /** Set once the current container has ended (persisted so a restarted kubelet still knows). */
   exit?: ContainerExit;
   lastExit?: ContainerExit;
@@ -49,8 +53,8 @@ export function podsDirOf(nodeDir: string): string {
 }
 
 export function writePodState(rt: PodRuntime): void {
-  const { uid, key, container, pid, startTime, startedAt, restartCount, exit, lastExit, oomKillsAtStart } = rt;
-  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, exit, lastExit, oomKillsAtStart };
+  const { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart } = rt;
+  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart };
   mkdirSync(rt.dir, { recursive: true });
   const tmp = join(rt.dir, `${STATE_FILE}.tmp`);
   writeFileSync(tmp, JSON.stringify(state));

@@ -80,6 +80,7 @@ function containerStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolea
 
 /** The status the kubelet reports for `pod` given what it runs; foreign conditions are preserved. */
 export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): V1PodStatus {
+  const podIP = rt?.podIP ?? POD_IP;
   const phase = podPhase(pod, rt, running);
   const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
   return {
@@ -88,8 +89,8 @@ export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running
     containerStatuses: [containerStatus(pod, rt, running, phase)],
     hostIP: HOST_IP,
     hostIPs: [{ ip: HOST_IP }],
-    podIP: POD_IP,
-    podIPs: [{ ip: POD_IP }],
+    podIP,
+    podIPs: [{ ip: podIP }],
     startTime: (pod.status?.startTime ?? formatKubeTime()) as never,
     qosClass: pod.status?.qosClass,
   };

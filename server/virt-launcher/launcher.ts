@@ -112,6 +112,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       this.plan = renderQemuArgs({
         vmi, podDir, accel, image: this.opts.image, cloudInitMedia: media, ovmf: this.opts.ovmf, incoming, binary: this.opts.binary,
         allocateHostPort: (p) => ports.get(`${p.protocol}/${p.port}`)!,
+        podIP: process.env.POD_IP && process.env.POD_IP !== '127.0.0.1' ? process.env.POD_IP : undefined,
       });
       domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
       steps.lap('convert');

@@ -7,7 +7,7 @@ import {
   LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
 } from './constants';
 import { renderLauncherResources } from './launcher-pod-resources';
-import { renderNodeVolumes, withNodeMounts } from './render-node-mounts';
+import { renderNodeVolumes, withNodeMounts, withPodAddressEnv } from './render-node-mounts';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export interface RenderOptions {
@@ -77,7 +77,7 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
       restartPolicy: 'Never',
       terminationGracePeriodSeconds: launcherGracePeriodSeconds(vmi),
       ...renderScheduling(vmi),
-      containers: [opts.launcherImage ? withNodeMounts(compute) : compute],
+      containers: [opts.launcherImage ? withNodeMounts(compute) : withPodAddressEnv(compute)],
       ...(opts.launcherImage ? { volumes: renderNodeVolumes() } : {}),
     },
   };

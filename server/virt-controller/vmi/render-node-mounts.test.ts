@@ -34,9 +34,9 @@ describe('launcher pod in cluster mode (launcherImage set)', () => {
     expect(c.env!.find((e) => e.name === 'KV_POD_DIR')!.value).toBe(LAUNCHER_POD_DIR);
   });
 
-  it('leaves the embedded pod (no launcherImage) without host mounts', () => {
+  it('leaves the embedded pod (no launcherImage) without host mounts, but tells it its Pod IP for migrations', () => {
     const spec = renderLauncherPod(minimal()).spec!;
     expect(spec.volumes).toBeUndefined();
-    expect(spec.containers[0].env).toBeUndefined();
+    expect(spec.containers[0].env?.map((e) => e.name)).toEqual(['POD_IP', 'KV_MIGRATION_HOST']);
   });
 });

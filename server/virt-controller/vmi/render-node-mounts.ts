@@ -31,6 +31,11 @@ function renderEnv(): V1EnvVar[] {
   ];
 }
 
+/** The Pod's address for the launcher in embedded mode too: the migration target listens there. */
+export function withPodAddressEnv(c: V1Container): V1Container {
+  return { ...c, env: [...(c.env ?? []), fieldEnv('POD_IP', 'status.podIP'), { name: 'KV_MIGRATION_HOST', value: '$(POD_IP)' }] };
+}
+
 export function renderNodeVolumes(): V1Volume[] {
   return [
     { name: VOLUME_NODE_PODS, hostPath: { path: `${HOST_DATA_DIR}/nodes`, type: 'DirectoryOrCreate' } },

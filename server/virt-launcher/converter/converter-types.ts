@@ -25,6 +25,8 @@ export interface ConverterInput {
   ovmf?: OvmfFiles;
   /** picks the loopback port forwarded to a guest port (launcher: a free port). */
   allocateHostPort?: (p: { protocol: 'TCP' | 'UDP'; port: number }) => number;
+  /** The launcher Pod's own address on the pod network (unset when the Pod shares the host's). */
+  podIP?: string;
   /** resolves a PVC claim (ephemeral volumes) to a file; undefined → FailedPvcNotFound. */
   claim?: (claimName: string) => { path: string; format: 'qcow2' | 'raw' } | undefined;
   /** migration target: `-incoming defer`. */

@@ -45,6 +45,8 @@ function renderPorts(input: ConverterInput, iface: Interface, i: number): { host
     const protocol = p.protocol ?? 'TCP';
     if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535) throw invalid(`spec.domain.devices.interfaces[${i}].ports[${j}].port: must be 1-65535`);
     if (protocol !== 'TCP' && protocol !== 'UDP') throw invalid(`spec.domain.devices.interfaces[${i}].ports[${j}].protocol: must be TCP or UDP`);
+    // on the pod network the declared port answers on the Pod IP too, as KubeVirt's masquerade DNAT does
+    if (input.podIP) hostfwd.push({ str: `${protocol.toLowerCase()}:${input.podIP}:${p.port}-${GUEST_NETWORK.guest}:${p.port}` });
     const hostPort = input.allocateHostPort?.({ protocol, port: p.port });
     if (hostPort === undefined) continue;
     hostfwd.push({ str: `${protocol.toLowerCase()}:127.0.0.1:${hostPort}-${GUEST_NETWORK.guest}:${p.port}` });
@@ -76,7 +78,7 @@ export function renderNetArgs(input: ConverterInput): NetPart {
       romfile: iface.bootOrder === undefined ? '' : undefined,
     }));
     out.hostPorts.push(...hostPorts);
-    out.interfaces.push({ name, mac, ipAddress: GUEST_NETWORK.guest });
+    out.interfaces.push({ name, mac, ipAddress: input.podIP ?? GUEST_NETWORK.guest }); // masquerade reports the Pod IP
   }
   return out;
 }

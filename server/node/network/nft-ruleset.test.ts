@@ -1,0 +1,20 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderNodeRules, renderReplaceScript } from './nft-ruleset';
+
+const input = { table: 'kv-node7', bridge: 'kv-br7', podCidr: '10.244.7.0/24' };
+
+describe('node nftables rules', () => {
+  it('drops new connections from the bridge to the host and masquerades pod egress', () => {
+    const r = renderNodeRules(input);
+    expect(r).toContain('iifname "kv-br7" ct state established,related accept\n    iifname "kv-br7" drop');
+    expect(r).toContain('iifname "kv-br7" ip daddr 127.0.0.0/8 drop');
+    expect(r).toContain('ip saddr 10.244.7.0/24 ip daddr != 10.244.7.0/24 masquerade');
+  });
+
+  it('is accepted by nft (check mode) when nft is installed', () => {
+    if (!existsSync('/usr/sbin/nft') || process.getuid?.() !== 0) return;
+    expect(() => execFileSync('nft', ['-c', '-f', '-'], { input: renderReplaceScript(input), stdio: ['pipe', 'pipe', 'pipe'] })).not.toThrow();
+  });
+});

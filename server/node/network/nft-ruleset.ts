@@ -1,0 +1,43 @@
+/** What the node's nftables table is rendered from. */
+export interface NodeRulesInput {
+  table: string;
+  bridge: string;
+  podCidr: string;
+}
+
+/**
+ * The node's pod-network table (one `inet` table, replaced atomically):
+ * - input: nothing that arrives from the pod bridge may open a host socket (the API server,
+ *   handler, migration and NBD ports listen on the host), except replies to the host's own
+ *   connections and DHCP/ICMP errors; loopback addresses are never accepted from the bridge.
+ * - forward: pods may leave through any other interface; replies come back.
+ * - postrouting: pod traffic leaving the pod range is masqueraded to the host's address.
+ */
+export function renderNodeRules(i: NodeRulesInput): string {
+  return [
+    `table inet ${i.table} {`,
+    `  chain input {`,
+    `    type filter hook input priority filter; policy accept;`,
+    `    iifname "${i.bridge}" ct state established,related accept`,
+    `    iifname "${i.bridge}" drop`,
+    `  }`,
+    `  chain forward {`,
+    `    type filter hook forward priority filter; policy accept;`,
+    `    iifname "${i.bridge}" ip daddr 127.0.0.0/8 drop`,
+    `    ct state established,related accept`,
+    `    iifname "${i.bridge}" accept`,
+    `    oifname "${i.bridge}" accept`,
+    `  }`,
+    `  chain postrouting {`,
+    `    type nat hook postrouting priority srcnat; policy accept;`,
+    `    ip saddr ${i.podCidr} ip daddr != ${i.podCidr} masquerade`,
+    `  }`,
+    `}`,
+    '',
+  ].join('\n');
+}
+
+/** A script for `nft -f -` that replaces the table whether or not it exists. */
+export function renderReplaceScript(i: NodeRulesInput): string {
+  return `table inet ${i.table}\ndelete table inet ${i.table}\n${renderNodeRules(i)}`;
+}

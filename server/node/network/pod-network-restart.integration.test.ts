@@ -1,0 +1,38 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run } from './ip-command';
+import { PodNetwork, podNetworkUnavailableReason } from './pod-network';
+
+const nodeDir = mkdtempSync(join(tmpdir(), 'podnet-'));
+const UID_KEPT = '11111111-aaaa-4bbb-8ccc-000000000001';
+const UID_GONE = '22222222-aaaa-4bbb-8ccc-000000000002';
+
+describe.skipIf(podNetworkUnavailableReason() !== undefined)('pod network across a kubelet restart (real namespaces)', () => {
+  const first = new PodNetwork({ nodeName: 'node-232', nodeDir });
+  afterAll(() => {
+    first.detach(UID_KEPT);
+    first.detach(UID_GONE);
+    first.removeNode();
+    rmSync(nodeDir, { recursive: true, force: true });
+  });
+
+  it('keeps the addresses of pods still running and removes the namespaces of pods that are gone', () => {
+    first.ensureNode();
+    const kept = first.attach(UID_KEPT);
+    const gone = first.attach(UID_GONE);
+    expect(run('ip', ['-n', kept.netns, '-4', '-o', 'addr', 'show', 'dev', 'eth0'])).toContain(`${kept.ip}/24`);
+    expect(run('ip', ['netns', 'exec', kept.netns, 'ping', '-c', '1', '-W', '2', gone.ip])).toContain('1 received');
+
+    const restarted = new PodNetwork({ nodeName: 'node-232', nodeDir });
+    restarted.ensureNode(); // idempotent on an existing bridge and table
+    const removed = restarted.cleanupStale(new Set([UID_KEPT]));
+    expect(removed).toEqual([gone.netns]);
+    expect(existsSync(`/run/netns/${gone.netns}`)).toBe(false);
+    expect(existsSync(`/run/netns/${kept.netns}`)).toBe(true);
+    expect(restarted.ipOf(UID_KEPT)).toBe(kept.ip);
+    expect(restarted.ipOf(UID_GONE)).toBeUndefined();
+    expect(restarted.attach(UID_KEPT)).toEqual(kept); // re-attach finds the same namespace and address
+  });
+});

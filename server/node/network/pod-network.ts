@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ipam, cidrString, gatewayOf, parseCidr, podCidrForNode } from './ipam';
+import { ensureNodeBridge, removeNodeBridge } from './node-bridge';
+import { createPodNetns, deletePodNetns, hostVethName, inNetns, listNodeNetns, netnsName } from './pod-netns';
+
+export interface PodNetworkOptions {
+  nodeName: string;
+  nodeDir: string;
+}
+
+/** Why the machine cannot run the pod network (not root, no iproute2/nftables), or undefined when it can. */
+export function podNetworkUnavailableReason(): string | undefined {
+  if (process.getuid?.() !== 0) return 'the kubelet is not root, so it cannot create network namespaces';
+  const tools = ['ip', 'nft'].filter((t) => !['/usr/sbin', '/usr/bin', '/sbin', '/bin'].some((d) => existsSync(join(d, t))));
+  if (tools.length) return `missing ${tools.join(', ')} (install iproute2 and nftables)`;
+  return undefined;
+}
+
+/** A pod's place on the pod network. */
+export interface PodAttachment {
+  ip: string;
+  netns: string;
+}
+
+/**
+ * The embedded kubelet's CNI-like part: one bridge per node (its pod range's .1 as gateway), one
+ * network namespace per pod joined by a veth, host-local IPAM under `<node dir>/network/ipam`,
+ * masquerade for pod egress and no way from a pod to a host socket (nft-ruleset.ts).
+ */
+export class PodNetwork {
+  readonly podCidr: string;
+  readonly bridge: string;
+  readonly table: string;
+  private readonly tag: string;
+  private readonly ipam: Ipam;
+
+  constructor(opts: PodNetworkOptions) {
+    this.podCidr = podCidrForNode(opts.nodeName);
+    this.tag = String(parseCidr(this.podCidr).base % 65536 >> 8);
+    this.bridge = `kv-br${this.tag}`;
+    this.table = `kv-node${this.tag}`;
+    this.ipam = new Ipam(join(opts.nodeDir, 'network', 'ipam'), parseCidr(this.podCidr));
+  }
+
+  ensureNode(): void {
+    const c = this.ipam.cidr;
+    ensureNodeBridge({ bridge: this.bridge, gateway: gatewayOf(c), prefix: c.prefix, podCidr: cidrString(c), table: this.table });
+  }
+
+  /** Create (or find) the pod's namespace and address. */
+  attach(uid: string): PodAttachment {
+    const ip = this.ipam.allocate(uid);
+    const netns = netnsName(this.tag, uid);
+    const c = this.ipam.cidr;
+    createPodNetns({ netns, hostVeth: hostVethName(uid), bridge: this.bridge, ip, prefix: c.prefix, gateway: gatewayOf(c) });
+    return { ip, netns };
+  }
+
+  /** The address recorded for the pod, if it has one. */
+  ipOf(uid: string): string | undefined {
+    return this.ipam.allocations().get(uid);
+  }
+
+  detach(uid: string): void {
+    deletePodNetns(netnsName(this.tag, uid), hostVethName(uid));
+    this.ipam.release(uid);
+  }
+
+  /** After a restart: drop namespaces and addresses of pods this node no longer runs. */
+  cleanupStale(liveUids: ReadonlySet<string>): string[] {
+    const live = new Set([...liveUids].map((u) => netnsName(this.tag, u)));
+    const removed = listNodeNetns(this.tag).filter((n) => !live.has(n));
+    removed.forEach((n) => deletePodNetns(n));
+    for (const uid of this.ipam.allocations().keys()) if (!liveUids.has(uid)) this.ipam.release(uid);
+    return removed;
+  }
+
+  wrap(netns: string, file: string, args: string[]): { file: string; args: string[] } {
+    return inNetns(netns, file, args);
+  }
+
+  /** Tear the node's bridge and table down (tests). */
+  removeNode(): void {
+    removeNodeBridge(this.bridge, this.table);
+  }
+}
