@@ -102,7 +102,12 @@ describe('a VMI on kv up', () => {
       for (const pid of pids) process.kill(pid, 'SIGKILL');
       await until(`${component[0]} restarted`, async () => findProcesses([...component, cluster.dataDir]).some((p) => !pids.includes(p)), 30_000);
     }
-    const h = await until('new handler endpoint', async () => { const a = await handlerOf(node).catch(() => undefined); return a?.url !== before.url && a; }, 30_000);
+    // kv up gives each node's handler a fixed port: the restarted handler serves the same endpoint
+    const h = await until('the restarted handler answering', async () => {
+      const a = await handlerOf(node).catch(() => undefined);
+      return a && (await fetch(`${a.url}/healthz`).then((r) => r.ok).catch(() => false)) && a;
+    }, 30_000);
+    expect(h.url).toBe(before.url);
     const serial = await until('console after restart', async () => openStream(h, NS, 'demo-3', 'console').catch(() => undefined), 30_000);
     await waitForSerial(serial, 'login:', 30_000);
     serial.close();
