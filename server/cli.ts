@@ -28,6 +28,7 @@ const commands: Record<string, Command> = {
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
+  storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes)', usage: `kv storage ${COMMON}`, load: async () => (await import('./storage/main')).runStorageCommand },
   launcher: { describe: "run one virt-launcher (a launcher Pod's command; configured by its environment)", usage: 'kv launcher', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
   'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
   console: { describe: 'run the web console', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]`, load: async () => (await import('./console/main')).runConsoleCommand },

@@ -15,11 +15,14 @@ import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
 import type { PodNetwork } from './network/pod-network';
 import type { PodIsolation } from './cgroups/pod-isolation';
+import { mountPodVolumes } from './pod-volumes';
+import { LABEL_HOSTNAME } from './node-object';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
 export const EVENT_KILLING = 'Killing';
 export const EVENT_FAILED = 'Failed';
+export const EVENT_FAILED_MOUNT = 'FailedMount';
 
 export interface PodManagerOptions {
   clients: KubeClients;
@@ -80,8 +83,22 @@ export class PodManager {
     const phase = pod.status?.phase;
     if (!rt && (phase === 'Succeeded' || phase === 'Failed')) return; // finished before we knew it
     const current = rt ?? this.addRuntime(key, pod);
+    if (!current.pid && !current.exit && !(await this.volumesReady(pod, current))) return this.reportStatus(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
+  }
+
+  /** Before the first start: every claim bound and linked into the pod dir, else wait (and say why once). */
+  private async volumesReady(pod: V1Pod, rt: PodRuntime): Promise<boolean> {
+    const node = { metadata: { name: this.opts.nodeName, labels: { [LABEL_HOSTNAME]: this.opts.nodeName } } };
+    const result = await mountPodVolumes(this.opts.clients.core, pod, rt.dir, node);
+    if (result.ready) return true;
+    if (rt.volumeWait !== result.message) {
+      rt.volumeWait = result.message;
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED_MOUNT, result.message);
+    }
+    this.opts.requeue(rt.key, 1000);
+    return false;
   }
 
   /** Kill what runs for `key` under another UID: the pod was deleted (or deleted and re-created). */

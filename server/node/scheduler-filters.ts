@@ -3,6 +3,7 @@ import { checkInterPodAffinity, type PlacedPod } from './inter-pod-affinity';
 import { matchesNodeSelectorAndAffinity } from './node-affinity';
 import { insufficientResources, nodeAllocatable, podRequests, sumRequests, type ResourceList } from './pod-resources';
 import { findUntoleratedTaint, isBlockedByCordon } from './taints';
+import { volumeNodeReasons, type VolumeCache } from './scheduler-volumes';
 
 export const REASON_UNSCHEDULABLE_NODE = 'node(s) were unschedulable';
 export const REASON_NODE_NAME = "node(s) didn't match the requested node name";
@@ -23,7 +24,7 @@ export interface FilterResult {
 }
 
 /** kube's default filter order; the first failing filter gives a node's reasons. */
-export function filterNode(pod: V1Pod, info: NodeInfo, all: NodeInfo[]): FilterResult {
+export function filterNode(pod: V1Pod, info: NodeInfo, all: NodeInfo[], volumes?: VolumeCache): FilterResult {
   const name = info.node.metadata?.name ?? '';
   const used = sumRequests(info.pods);
   const fail = (reasons: string[]) => ({ node: name, reasons, used });
@@ -32,6 +33,8 @@ export function filterNode(pod: V1Pod, info: NodeInfo, all: NodeInfo[]): FilterR
   const taint = findUntoleratedTaint(pod, info.node);
   if (taint) return fail([`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`]);
   if (!matchesNodeSelectorAndAffinity(pod, info.node)) return fail([REASON_NODE_AFFINITY]);
+  const volumeReasons = volumes ? volumeNodeReasons(pod, info.node, volumes) : [];
+  if (volumeReasons.length > 0) return fail(volumeReasons);
   const insufficient = insufficientResources(podRequests(pod), used, nodeAllocatable(info.node));
   if (insufficient.length > 0) return fail(insufficient);
   const placed: PlacedPod[] = all.flatMap((i) => i.pods.map((p) => ({ pod: p, node: i.node })));

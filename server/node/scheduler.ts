@@ -1,4 +1,4 @@
-import type { KubeConfig, V1Node, V1Pod, V1PodCondition } from '@kubernetes/client-node';
+import type { KubeConfig, V1Node, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1PodCondition, V1StorageClass } from '@kubernetes/client-node';
 import { log } from '../log';
 import { isConflict, isNotFound } from '../kube/api-errors';
 import { makeKubeClients, mergePatch, type KubeClients } from '../kube/clients';
@@ -11,6 +11,7 @@ import { formatKubeTime } from '../kube/time';
 import { isTerminalPod } from './pod-resources';
 import { filterNode, formatUnschedulableMessage, type NodeInfo } from './scheduler-filters';
 import { pickNode } from './scheduler-score';
+import { claimsAwaitingNode, podVolumeProblem, SELECTED_NODE_ANNOTATION, type VolumeCache } from './scheduler-volumes';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 export const REASON_UNSCHEDULABLE = 'Unschedulable';
@@ -33,6 +34,10 @@ export function needsScheduling(pod: V1Pod, schedulerName = DEFAULT_SCHEDULER_NA
 export class Scheduler {
   readonly pods: Informer<V1Pod>;
   readonly nodes: Informer<V1Node>;
+  readonly claims: Informer<V1PersistentVolumeClaim>;
+  readonly volumes: Informer<V1PersistentVolume>;
+  readonly classes: Informer<V1StorageClass>;
+  private readonly volumeCache: VolumeCache;
   private readonly controller: Controller;
   private readonly clients: KubeClients;
   private readonly events: EventRecorder;
@@ -45,7 +50,15 @@ export class Scheduler {
     this.events = new EventRecorder(this.clients.core, { component: schedulerName });
     this.pods = new Informer<V1Pod>({ kc, path: collectionPath(PodResource), indexers: { node: indexByNodeName } });
     this.nodes = new Informer<V1Node>({ kc, path: collectionPath(NodeResource) });
-    this.controller = new Controller({ name: 'scheduler', informers: [this.pods, this.nodes], execute: (k) => this.schedule(k) });
+    this.claims = new Informer<V1PersistentVolumeClaim>({ kc, path: '/api/v1/persistentvolumeclaims' });
+    this.volumes = new Informer<V1PersistentVolume>({ kc, path: '/api/v1/persistentvolumes' });
+    this.classes = new Informer<V1StorageClass>({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
+    this.volumeCache = {
+      claim: (ns, name) => this.claims.get(`${ns}/${name}`),
+      volume: (name) => this.volumes.get(name),
+      storageClass: (name) => this.classes.get(name),
+    };
+    this.controller = new Controller({ name: 'scheduler', informers: [this.pods, this.nodes, this.claims, this.volumes, this.classes], execute: (k) => this.schedule(k) });
     this.pods.on({
       add: (p) => this.onPod(p),
       update: (_, p) => this.onPod(p),
@@ -57,12 +70,15 @@ export class Scheduler {
     });
     const onNode = () => this.retryUnschedulable();
     this.nodes.on({ add: onNode, update: onNode, delete: onNode });
+    this.claims.on({ add: onNode, update: onNode, delete: onNode });
+    this.volumes.on({ add: onNode, update: onNode, delete: onNode });
+    this.classes.on({ add: onNode, update: onNode, delete: onNode });
   }
 
   async run(signal: AbortSignal): Promise<void> {
     const flush = setInterval(() => this.retryUnschedulable(), UNSCHEDULABLE_FLUSH_MS);
     try {
-      await Promise.all([this.pods.run(signal), this.nodes.run(signal), this.controller.run(signal)]);
+      await Promise.all([this.pods.run(signal), this.nodes.run(signal), this.claims.run(signal), this.volumes.run(signal), this.classes.run(signal), this.controller.run(signal)]);
     } finally {
       clearInterval(flush);
     }
@@ -96,14 +112,20 @@ export class Scheduler {
       this.unschedulable.delete(key);
       return;
     }
+    const volumeProblem = podVolumeProblem(pod, this.volumeCache);
+    if (volumeProblem) {
+      this.unschedulable.add(key);
+      return this.markUnschedulable(pod, `0/${this.nodes.list().length} nodes are available: ${volumeProblem}.`);
+    }
     const infos = this.nodeInfos();
-    const results = infos.map((info) => ({ info, fit: filterNode(pod, info, infos) }));
+    const results = infos.map((info) => ({ info, fit: filterNode(pod, info, infos, this.volumeCache) }));
     const nodeName = pickNode(pod, results.filter((r) => r.fit.reasons.length === 0));
     if (!nodeName) {
       this.unschedulable.add(key);
       return this.markUnschedulable(pod, formatUnschedulableMessage(results.map((r) => r.fit)));
     }
     this.unschedulable.delete(key);
+    await this.selectNodeForClaims(pod, nodeName);
     await this.bind(pod, nodeName);
   }
 
@@ -122,6 +144,17 @@ export class Scheduler {
     this.assumed.set(keyOf(pod), { pod: { ...pod, spec: { ...pod.spec!, nodeName } }, at: Date.now() });
     this.log.info({ pod: keyOf(pod), node: nodeName }, 'pod bound');
     void this.events.record(pod, EventTypeNormal, EVENT_SCHEDULED, `Successfully assigned ${keyOf(pod)} to ${nodeName}`);
+  }
+
+  /** kube's volume binding PreBind: the node goes on each unbound WaitForFirstConsumer claim; the provisioner does the rest */
+  private async selectNodeForClaims(pod: V1Pod, nodeName: string): Promise<void> {
+    for (const pvc of claimsAwaitingNode(pod, this.volumeCache)) {
+      if (pvc.metadata?.annotations?.[SELECTED_NODE_ANNOTATION] === nodeName) continue;
+      await this.clients.core.patchNamespacedPersistentVolumeClaim({
+        namespace: pvc.metadata!.namespace!, name: pvc.metadata!.name!,
+        body: { metadata: { annotations: { [SELECTED_NODE_ANNOTATION]: nodeName } } },
+      }, mergePatch);
+    }
   }
 
   private async markUnschedulable(pod: V1Pod, message: string): Promise<void> {

@@ -7,6 +7,7 @@ import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { ensureKubeVirtCR } from './kubevirt-cr';
+import { ensureStorageClasses } from './storage-classes';
 import { ensureCommonInstancetypes } from './common-instancetypes';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { sweepPodProcesses } from './sweep';
@@ -56,6 +57,7 @@ function plan(o: UpOptions, handlerPorts: number[]): { apiserver: ComponentSpec;
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
       { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
+      { name: 'storage', args: ['storage', ...common, ...kubeconfig] },
     ],
     nodes: names.flatMap((n, i) => [
       { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
@@ -136,7 +138,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
     say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
     const adminKc = loadKubeConfig(paths.kubeconfig);
-    say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(adminKc)}; ${await ensureCommonInstancetypes(adminKc)} common instance types and preferences created`);
+    say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(adminKc)}; ${await ensureCommonInstancetypes(adminKc)} common instance types and preferences created; ${await ensureStorageClasses(adminKc)} storage classes created`);
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });

@@ -68,6 +68,18 @@ export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
   },
   ...instancetypeSpecs(),
   {
+    // CDI's DataVolume (cdi.kubevirt.io): a PVC and how to fill it; the storage component imports it
+    definition: 'v1beta1.DataVolume', group: 'cdi.kubevirt.io', version: 'v1beta1', kind: 'DataVolume',
+    plural: 'datavolumes', singular: 'datavolume', scope: 'Namespaced',
+    shortNames: ['dv', 'dvs'], categories: ['all'], statusSubresource: true,
+    columns: [
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'The phase the data volume is in' },
+      { name: 'Progress', type: 'string', jsonPath: '.status.progress', description: 'Transfer progress in percentage if known, N/A otherwise' },
+      { name: 'Restarts', type: 'integer', jsonPath: '.status.restartCount', description: 'The number of times the transfer has been restarted.' },
+      AGE,
+    ],
+  },
+  {
     definition: 'v1alpha1.MigrationPolicy', group: 'migrations.kubevirt.io', version: 'v1alpha1', kind: 'MigrationPolicy',
     plural: 'migrationpolicies', singular: 'migrationpolicy', scope: 'Cluster',
     shortNames: [], categories: [], statusSubresource: true, columns: [],

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCRDManifests } from './crd-manifests';
 import { KUBEVIRT_CRD_SPECS, renderCRD } from './kubevirt-crd-specs';
+import { withSyntheticDefinitions } from './synthetic-definitions';
 import { QUANTITY_PATTERN, structuralSchemaFor } from './structural-from-openapi';
 
-const defs = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'openapi', 'kubevirt-openapi-v2.json'), 'utf8')).definitions;
+const defs = withSyntheticDefinitions(JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'openapi', 'kubevirt-openapi-v2.json'), 'utf8')).definitions);
 
 describe('structuralSchemaFor', () => {
   const toy = {
@@ -78,6 +79,7 @@ describe('deploy/crds', () => {
       VirtualMachineInstanceMigration: ['Namespaced', ['vmim', 'vmims'], ['all']],
       MigrationPolicy: ['Cluster', [], []],
       KubeVirt: ['Namespaced', ['kv', 'kvs'], ['all']],
+      DataVolume: ['Namespaced', ['dv', 'dvs'], ['all']],
       VirtualMachineInstancetype: ['Namespaced', ['vminstancetype', 'vminstancetypes', 'vmf', 'vmfs'], ['all']],
       VirtualMachineClusterInstancetype: ['Cluster', ['vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs'], []],
       VirtualMachinePreference: ['Namespaced', ['vmpref', 'vmprefs', 'vmp', 'vmps'], ['all']],
