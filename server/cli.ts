@@ -29,6 +29,7 @@ const commands: Record<string, Command> = {
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
   storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes)', usage: `kv storage ${COMMON}`, load: async () => (await import('./storage/main')).runStorageCommand },
+  importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },
   launcher: { describe: "run one virt-launcher (a launcher Pod's command; configured by its environment)", usage: 'kv launcher', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
   'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
   console: { describe: 'run the web console', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]`, load: async () => (await import('./console/main')).runConsoleCommand },

@@ -4,7 +4,7 @@ import { formatBytes, parseQuantity, quantityCeil } from './quantity';
 describe('parseQuantity', () => {
   it.each([
     ['1Gi', 2 ** 30], ['128Mi', 128 * 2 ** 20], ['100m', 0.1], ['2', 2], [2, 2], ['1e3', 1000],
-    ['1.5Gi', 1.5 * 2 ** 30], ['1M', 1e6], ['.5', 0.5], ['1k', 1000],
+    ['1.5Gi', 1.5 * 2 ** 30], ['1M', 1e6], ['.5', 0.5], ['1k', 1000], ['2Ei', 2 * 2 ** 60], ['3E', 3e18], ['1Pi', 2 ** 50],
   ] as const)('%s → %s', (q, want) => {
     expect(parseQuantity(q)).toBeCloseTo(want);
   });

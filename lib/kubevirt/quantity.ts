@@ -21,7 +21,7 @@ export function parseQuantity(q: unknown): number | undefined {
   if (!m) return undefined;
   const base = Number(m[1]);
   const suffix = m[2] ?? '';
-  const mult = /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : SUFFIX[suffix];
+  const mult = /^[eE][+-]?[0-9]+$/.test(suffix) ? 10 ** Number(suffix.slice(1)) : SUFFIX[suffix];
   const v = base * mult;
   return Number.isFinite(v) ? v : undefined;
 }

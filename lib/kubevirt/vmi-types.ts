@@ -45,6 +45,14 @@ export interface VMIVolumeStatus {
   message?: string;
   size?: number;
   hotplugVolume?: Record<string, unknown>;
+  persistentVolumeClaimInfo?: {
+    claimName?: string;
+    accessModes?: string[];
+    volumeMode?: string;
+    capacity?: Record<string, string>;
+    requests?: Record<string, string>;
+    filesystemOverhead?: string;
+  };
 }
 
 export interface VirtualMachineInstanceStatus {

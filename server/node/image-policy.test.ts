@@ -27,6 +27,11 @@ describe('what the embedded kubelet runs', () => {
     expect(refuseImage({ name: 'c', image: 'kubevirt-ts/virt-launcher:v1', command: ['kv', 'launcher', '--x'] })).toBeUndefined();
   });
 
+  it('runs the importer image with kv importer only', () => {
+    expect(refuseImage({ name: 'c', image: 'kubevirt-ts/cdi-importer:latest', command: ['kv', 'importer'] })).toBeUndefined();
+    expect(refuseImage({ name: 'c', image: 'kubevirt-ts/cdi-importer:latest', command: ['kv', 'launcher'] })?.reason).toBe('ErrImagePull');
+  });
+
   it('runs anything when host commands are allowed (kubelet tests)', () => {
     expect(refuseImage({ name: 'c', image: 'busybox', command: ['sleep', '1'] }, true)).toBeUndefined();
   });

@@ -2,13 +2,16 @@
  * What the embedded kubelet agrees to run. It has no container runtime: a container becomes a host
  * process with the kubelet's privileges, so an arbitrary image with a command would be a shell on
  * the host for anyone who may create Pods. It runs kubevirt-ts's own launcher (the image
- * virt-controller renders, command `kv launcher`) and refuses everything else with the status a
+ * virt-controller renders, command `kv launcher`) and CDI-like importer (`kv importer`) and refuses everything else with the status a
  * kubelet gives an image it cannot pull. `allowHostCommands` (kubelet tests only; `kv up` never
  * sets it) lifts the rule.
  */
 import type { V1Container } from '@kubernetes/client-node';
 
 export const LAUNCHER_IMAGE_REPOSITORY = 'kubevirt-ts/virt-launcher';
+export const IMPORTER_IMAGE_REPOSITORY = 'kubevirt-ts/cdi-importer';
+/** the images this kubelet runs, each with the one `kv` command it may run */
+const RUNNABLE: Record<string, string> = { [LAUNCHER_IMAGE_REPOSITORY]: 'launcher', [IMPORTER_IMAGE_REPOSITORY]: 'importer' };
 export const IMAGE_REFUSED_REASON = 'ErrImagePull';
 
 export interface ImageRefusal { reason: string; message: string }
@@ -26,9 +29,10 @@ export function refuseImage(container: V1Container, allowHostCommands = false): 
   if (allowHostCommands) return undefined;
   const image = container.image ?? '';
   const argv = [...(container.command ?? []), ...(container.args ?? [])];
-  if (repositoryOf(image) === LAUNCHER_IMAGE_REPOSITORY && argv[0] === 'kv' && argv[1] === 'launcher') return undefined;
+  const command = RUNNABLE[repositoryOf(image)];
+  if (command && argv[0] === 'kv' && argv[1] === command) return undefined;
   return {
     reason: IMAGE_REFUSED_REASON,
-    message: `image "${image}" not runnable by the embedded kubelet: it runs only ${LAUNCHER_IMAGE_REPOSITORY} with the command "kv launcher" (a process node has no container runtime to isolate anything else)`,
+    message: `image "${image}" not runnable by the embedded kubelet: it runs only ${LAUNCHER_IMAGE_REPOSITORY} with the command "kv launcher" and ${IMPORTER_IMAGE_REPOSITORY} with "kv importer" (a process node has no container runtime to isolate anything else)`,
   };
 }

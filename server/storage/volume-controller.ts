@@ -149,7 +149,7 @@ export class VolumeController {
     const path = hostPathOf(pv)!;
     const block = pvc.spec?.volumeMode === 'Block';
     try {
-      await createVolumeFiles(path, requestedBytes(pvc), block, node ?? 'the shared storage');
+      await createVolumeFiles(path, requestedBytes(pvc), block, node ?? 'the shared storage', pvc.spec?.resources?.requests?.storage);
     } catch (err) {
       const message = `failed to provision volume with StorageClass "${sc.metadata?.name}": ${messageOf(err)}`;
       void this.opts.recorder.record(pvc as KubernetesObject, EventTypeWarning, StorageReason.ProvisioningFailed, message);

@@ -4,7 +4,7 @@
  */
 import { mkdir, open, rm, statfs, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { formatBinaryQuantity } from '../../lib/kubevirt/quantity';
+import { formatBytes } from '../../lib/kubevirt/quantity';
 
 export class NotEnoughSpace extends Error {}
 
@@ -13,11 +13,11 @@ async function freeBytes(path: string): Promise<number> {
   return s.bavail * s.bsize;
 }
 
-export async function createVolumeFiles(path: string, sizeBytes: number, block: boolean, where: string): Promise<void> {
+export async function createVolumeFiles(path: string, sizeBytes: number, block: boolean, where: string, requested = formatBytes(sizeBytes)): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const free = await freeBytes(dirname(path));
   if (sizeBytes > free) {
-    throw new NotEnoughSpace(`not enough free space on ${where}: requested ${formatBinaryQuantity(sizeBytes)}, available ${formatBinaryQuantity(free)}`);
+    throw new NotEnoughSpace(`not enough free space on ${where}: requested ${requested}, available ${formatBytes(free)}`);
   }
   if (!block) {
     await mkdir(path, { recursive: true, mode: 0o777 });

@@ -14,10 +14,16 @@ function interfaceBlocker(vmi: VirtualMachineInstance): string | undefined {
   return bridged ? POD_BRIDGE_MESSAGE : undefined;
 }
 
+/** a ReadWriteMany claim (virt-controller copies its access modes into volumeStatus) stays where it is */
+function isSharedClaim(vmi: VirtualMachineInstance, volume: string): boolean {
+  const info = vmi.status?.volumeStatus?.find((s) => s.name === volume)?.persistentVolumeClaimInfo;
+  return info?.accessModes?.includes('ReadWriteMany') ?? false;
+}
+
 function diskBlocker(vmi: VirtualMachineInstance): string | undefined {
   for (const v of vmi.spec.volumes ?? []) {
     const claim = v.persistentVolumeClaim?.claimName ?? v.dataVolume?.name;
-    if (claim) return `cannot migrate VMI: PVC ${claim} is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode)`;
+    if (claim && !isSharedClaim(vmi, v.name)) return `cannot migrate VMI: PVC ${claim} is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode)`;
     if (v.hostDisk && !v.hostDisk.shared) return 'cannot migrate VMI with non-shared HostDisk';
   }
   return undefined;

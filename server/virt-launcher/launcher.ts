@@ -19,6 +19,7 @@ import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type Di
 import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
 import { SerialLog } from './serial-log';
+import { claimResolver, volumesDir } from './claim-mounts';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -112,6 +113,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       this.plan = renderQemuArgs({
         vmi, podDir, accel, image: this.opts.image, cloudInitMedia: media, ovmf: this.opts.ovmf, incoming, binary: this.opts.binary,
         allocateHostPort: (p) => ports.get(`${p.protocol}/${p.port}`)!,
+        claim: claimResolver(volumesDir(podDir), vmi),
         podIP: process.env.POD_IP && process.env.POD_IP !== '127.0.0.1' ? process.env.POD_IP : undefined,
       });
       domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
@@ -142,7 +144,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     await this.ensureDomain(vmi, true);
     const d = this.requireDomain();
     const qmp = d.requireQmp();
-    const disks = await listWritableDisks(qmp);
+    const disks = await listWritableDisks(qmp, this.plan?.sharedDisks);
     d.on('qmpEvent', (e) => {
       if (e.event !== 'MIGRATION' || e.data?.status !== 'completed') return;
       // started with -S: continue once the state is in (the source finished the disk copies before switching over)
@@ -164,7 +166,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     d.setState('migrating', undefined);
     let mirror: DiskMirror | undefined;
     try {
-      const disks = a.nbdPort ? await listWritableDisks(qmp) : [];
+      const disks = a.nbdPort ? await listWritableDisks(qmp, this.plan?.sharedDisks) : [];
       if (disks.length) mirror = await startDiskMirror(qmp, d, a.host, a.nbdPort!, disks);
       await startOutgoing(qmp, { ...a, pauseBeforeSwitchover: mirror !== undefined });
     } catch (err) {

@@ -3,6 +3,7 @@
  * sync failed; the caller writes it once, only if it differs from what is stored.
  */
 import { Annotation, VMIConditionType, computePrintableStatus, hasCondition, runStrategyOf } from '../../../lib/kubevirt';
+import type { PrintableStatusContext } from '../../../lib/kubevirt/printable-status';
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineStatus } from '../../../lib/kubevirt';
 import { computeStartFailure, type BackoffSettings } from './start-failure';
 import { trimStateChangeRequests } from './state-change-requests';
@@ -17,6 +18,9 @@ export interface VMStatusInputs {
   restartRequired: boolean;
   creationExpected: boolean;
   deletionExpected: boolean;
+  /** the namespace's DataVolumes and claims (printable status: Provisioning, DataVolumeError, WaitingForVolumeBinding) */
+  dataVolumes?: PrintableStatusContext['dataVolumes'];
+  persistentVolumeClaims?: PrintableStatusContext['persistentVolumeClaims'];
 }
 
 function generationOf(vmi: VirtualMachineInstance): number | undefined {
@@ -46,6 +50,7 @@ export function computeVMStatus(vm: VirtualMachine, vmi: VirtualMachineInstance 
   const withStatus: VirtualMachine = { ...vm, status };
   status.printableStatus = computePrintableStatus(withStatus, vmi, {
     now: inputs.now, creationExpected: inputs.creationExpected, deletionExpected: inputs.deletionExpected,
+    dataVolumes: inputs.dataVolumes, persistentVolumeClaims: inputs.persistentVolumeClaims,
   });
   return compact(status);
 }

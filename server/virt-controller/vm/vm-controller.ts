@@ -3,7 +3,8 @@
  * enqueue the VM's `namespace/name`; `execute` reads the caches, acts (syncVM), computes the status
  * from the same inputs and writes it once.
  */
-import { AppsV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, type KubernetesObject } from '@kubernetes/client-node';
+import type { DataVolumeLike, PersistentVolumeClaimLike } from '../../../lib/kubevirt/storage-state';
 import { isVMIFinal, runStrategyOf } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
@@ -22,6 +23,7 @@ import { backoffSettingsFromEnv, type BackoffSettings } from './start-failure';
 import { syncVM, withStartAppended } from './sync-vm';
 import { isUrgentVMIUpdate, isUrgentVMUpdate } from './urgent-change';
 import { setFinalizer, writeVMStatusIfChanged } from './write-vm';
+import { ensureDataVolumes } from './data-volume-templates';
 
 export interface VMControllerOptions {
   clients: KubeClients;
@@ -36,6 +38,8 @@ const DEFAULT_WORKERS = 8;
 export class VMController {
   readonly vms: Informer<any>;
   readonly vmis: Informer<any>;
+  readonly dataVolumes: Informer<KubernetesObject & DataVolumeLike>;
+  readonly claims: Informer<KubernetesObject & PersistentVolumeClaimLike>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly revisions: RevisionStore;
@@ -52,7 +56,12 @@ export class VMController {
     };
     this.vms = new Informer({ kc, path: collectionPath(VirtualMachineResource) });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
-    this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis], workers: opts.workers ?? DEFAULT_WORKERS });
+    this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
+    this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
+    this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis, this.dataVolumes, this.claims], workers: opts.workers ?? DEFAULT_WORKERS });
+    const onStorage = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
+    this.dataVolumes.on(onStorage);
+    this.claims.on(onStorage);
     this.vms.on({
       ...this.controller.enqueueHandlers(),
       update: (old, vm) => (isUrgentVMUpdate(old, vm) ? this.controller.enqueueUrgent(vm) : this.controller.enqueue(vm)),
@@ -66,7 +75,16 @@ export class VMController {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vms.run(signal), this.vmis.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vms.run(signal), this.vmis.run(signal), this.dataVolumes.run(signal), this.claims.run(signal), this.controller.run(signal)]);
+  }
+
+  /** A DataVolume or claim changed: the VMs of its namespace whose volumes name it sync again (printable status). */
+  private enqueueUsersOf(obj: { metadata?: { namespace?: string; name?: string } }): void {
+    const { namespace, name } = obj.metadata ?? {};
+    for (const vm of this.vms.list((v: VirtualMachine) => v.metadata.namespace === namespace) as VirtualMachine[]) {
+      const vols = vm.spec?.template?.spec?.volumes ?? [];
+      if (vols.some((v) => (v.dataVolume?.name ?? v.persistentVolumeClaim?.claimName) === name)) this.controller.enqueue(keyOf(vm));
+    }
   }
 
   /** A VMI created, deleted or changing phase is the visible next step of a user's start/stop: urgent. */
@@ -97,6 +115,8 @@ export class VMController {
     }
     if (!this.expectations.satisfied(key)) return; // the VMI event for our own write enqueues us again
     if (!vm.metadata.deletionTimestamp) vm = await setFinalizer(clients.vms, vm, true);
+    const ns = vm.metadata.namespace ?? 'default';
+    await ensureDataVolumes({ custom: clients.custom, recorder }, vm, (name) => this.dataVolumes.get(`${ns}/${name}`));
     const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion }, key, vm, vmi);
     const current = result.appendStart ? withStartAppended(vm) : vm;
     const pending = this.expectations.pending(key);
@@ -104,6 +124,8 @@ export class VMController {
       now: new Date(), random: Math.random(), backoff: this.backoff,
       syncError: result.syncError, restartRequired: await this.restartRequired(vm, vmi),
       creationExpected: (pending?.add ?? 0) > 0, deletionExpected: (pending?.del ?? 0) > 0,
+      dataVolumes: this.dataVolumes.list((d) => d.metadata?.namespace === ns),
+      persistentVolumeClaims: this.claims.list((c) => c.metadata?.namespace === ns),
     });
     await writeVMStatusIfChanged(clients.vms, current, status);
     if (vmi && isVMIFinal(vmi)) await setFinalizer(clients.vmis, vmi, false);

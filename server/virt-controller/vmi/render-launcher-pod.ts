@@ -7,7 +7,8 @@ import {
   LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
 } from './constants';
 import { renderLauncherResources } from './launcher-pod-resources';
-import { renderNodeVolumes, withNodeMounts, withPodAddressEnv } from './render-node-mounts';
+import { renderNodeVolumes, withClaimMounts, withNodeMounts, withPodAddressEnv } from './render-node-mounts';
+import { launcherClaimVolumes } from './claim-volumes';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 
 export interface RenderOptions {
@@ -50,6 +51,7 @@ function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Po
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
   const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio);
+  const claims = launcherClaimVolumes(vmi);
   const compute: V1Container = {
     name: COMPUTE_CONTAINER,
     image: opts.launcherImage ?? DEFAULT_LAUNCHER_IMAGE,
@@ -77,8 +79,8 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
       restartPolicy: 'Never',
       terminationGracePeriodSeconds: launcherGracePeriodSeconds(vmi),
       ...renderScheduling(vmi),
-      containers: [opts.launcherImage ? withNodeMounts(compute) : withPodAddressEnv(compute)],
-      ...(opts.launcherImage ? { volumes: renderNodeVolumes() } : {}),
+      containers: [opts.launcherImage ? withClaimMounts(withNodeMounts(compute), claims) : withPodAddressEnv(compute)],
+      ...(opts.launcherImage || claims.length ? { volumes: [...(opts.launcherImage ? renderNodeVolumes() : []), ...claims] } : {}),
     },
   };
 }

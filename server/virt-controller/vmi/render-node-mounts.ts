@@ -36,6 +36,19 @@ export function withPodAddressEnv(c: V1Container): V1Container {
   return { ...c, env: [...(c.env ?? []), fieldEnv('POD_IP', 'status.podIP'), { name: 'KV_MIGRATION_HOST', value: '$(POD_IP)' }] };
 }
 
+/** KubeVirt's mount point for claim volumes in the launcher (the launcher reads KV_VOLUMES_DIR) */
+export const LAUNCHER_VOLUMES_DIR = '/var/run/kubevirt-private/vmi-disks';
+
+/** Cluster mode: each claim volume mounted where the launcher looks for it. */
+export function withClaimMounts(c: V1Container, claims: V1Volume[]): V1Container {
+  if (claims.length === 0) return c;
+  return {
+    ...c,
+    env: [...(c.env ?? []), { name: 'KV_VOLUMES_DIR', value: LAUNCHER_VOLUMES_DIR }],
+    volumeMounts: [...(c.volumeMounts ?? []), ...claims.map((v) => ({ name: v.name, mountPath: `${LAUNCHER_VOLUMES_DIR}/${v.name}`, ...(v.persistentVolumeClaim?.readOnly ? { readOnly: true } : {}) }))],
+  };
+}
+
 export function renderNodeVolumes(): V1Volume[] {
   return [
     { name: VOLUME_NODE_PODS, hostPath: { path: `${HOST_DATA_DIR}/nodes`, type: 'DirectoryOrCreate' } },

@@ -15,6 +15,7 @@ import { isFinal } from './compute-status';
 import { Phase, Reason } from './constants';
 import { isPodDown, isPodTerminating } from './pod-state';
 import { renderLauncherPod, type RenderOptions } from './render-launcher-pod';
+import type { ClaimReadiness } from './claim-volumes';
 
 export interface SyncDeps {
   clients: Pick<KubeClients, 'core'>;
@@ -22,6 +23,8 @@ export interface SyncDeps {
   expectations: Expectations;
   imageExists?: ImageExists;
   render?: RenderOptions;
+  /** whether the VMI's claims let its launcher start (claim-volumes.ts); always ready when unset */
+  claimsReady?: () => ClaimReadiness;
 }
 
 /** lib/kubevirt's metadata carries timestamps as strings; client-node's as Date: same JSON. */
@@ -37,6 +40,12 @@ async function createLauncherPod(deps: SyncDeps, key: string, vmi: VirtualMachin
   if (missing) {
     void deps.recorder.record(asKube(vmi), EventTypeWarning, missing.reason, missing.message);
     return { error: new SyncError(missing.reason, missing.message) };
+  }
+  const claims = deps.claimsReady?.() ?? { ready: true };
+  if (!claims.ready) {
+    if (!claims.reason) return {}; // a DataVolume still filling: its status change syncs us again
+    void deps.recorder.record(asKube(vmi), EventTypeWarning, claims.reason, claims.message);
+    return { error: new SyncError(claims.reason, claims.message) };
   }
   const pod = renderLauncherPod(vmi, deps.render);
   deps.expectations.expectCreations(key, 1);

@@ -3,7 +3,7 @@
  * launcher Pods only enqueue `namespace/name`; `execute` reads the caches, acts (sync), computes
  * the status from the same inputs and writes it once.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import { messageOf } from '../../kube/api-errors';
 import type { KubeClients } from '../../kube/clients';
@@ -20,6 +20,7 @@ import { isLauncherPodOf } from './pod-state';
 import type { RenderOptions } from './render-launcher-pod';
 import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
 import { patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
+import { claimVolumes, claimsReadiness, withClaimVolumeStatus, type ClaimLookup, type DataVolumeLike } from './claim-volumes';
 
 export interface VMIControllerOptions {
   clients: KubeClients;
@@ -36,6 +37,9 @@ const BY_VMI_UID = 'vmiUID';
 export class VMIController {
   readonly vmis: Informer<any>;
   readonly pods: Informer<any>;
+  readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
+  readonly dataVolumes: Informer<DataVolumeLike & KubernetesObject>;
+  private readonly claimLookup: ClaimLookup;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'vmi-controller' });
@@ -47,7 +51,16 @@ export class VMIController {
       kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
       indexers: { [BY_VMI_UID]: (p: V1Pod) => [p.metadata?.labels?.[Label.CreatedBy]] },
     });
-    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods], workers: opts.workers ?? 3 });
+    this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
+    this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
+    this.claimLookup = {
+      claim: (ns, name) => this.claims.get(`${ns}/${name}`),
+      dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
+    };
+    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
+    const onClaim = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
+    this.claims.on(onClaim);
+    this.dataVolumes.on(onClaim);
     this.vmis.on({
       ...this.controller.enqueueHandlers(),
       delete: (vmi) => { this.expectations.deleteExpectations(keyOf(vmi)); this.controller.enqueue(vmi); },
@@ -61,7 +74,16 @@ export class VMIController {
 
   /** Runs informers and workers until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.controller.run(signal)]);
+  }
+
+  /** A claim or DataVolume changed: the VMIs in its namespace that use it sync again. */
+  private enqueueUsersOf(obj: { metadata?: { namespace?: string; name?: string } }): void {
+    const ns = obj.metadata?.namespace;
+    const name = obj.metadata?.name;
+    for (const vmi of this.vmis.list((v: VirtualMachineInstance) => v.metadata.namespace === ns) as VirtualMachineInstance[]) {
+      if (claimVolumes(vmi).some((c) => c.claimName === name)) this.controller.enqueue(keyOf(vmi));
+    }
   }
 
   private onPod(pod: V1Pod, observe?: (key: string) => void): void {
@@ -77,14 +99,17 @@ export class VMIController {
     if (!this.expectations.satisfied(key)) return; // a pod event for our own write will enqueue us again
     const pods = (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi));
     const { clients, recorder, imageExists, render } = this.opts;
-    const { error: syncError, created } = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render }, key, vmi, pods);
+    const claimsReady = () => claimsReadiness(vmi, this.claimLookup);
+    const { error: syncError, created } = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render, claimsReady }, key, vmi, pods);
     const status = computeStatus(vmi, { pods: created ? [...pods, created] : pods, syncError, now: new Date() });
+    const volumeStatus = withClaimVolumeStatus(status.volumeStatus, vmi, this.claimLookup);
+    if (volumeStatus) status.volumeStatus = volumeStatus;
     const vmiClient = clients.vmis as VMIClient;
     const written = await writeStatusIfChanged(vmiClient, vmi, status);
     const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);
     await patchMetadataIfNeeded(vmiClient, written, { nodeName: status.nodeName, finalizer: !gone },
       (err) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node'));
-    if (syncError?.reason === Reason.ErrImagePull) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
+    if (syncError?.reason === Reason.ErrImagePull || syncError?.reason === Reason.FailedPvcNotFound) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
     else if (syncError) throw syncError;
   }
 }

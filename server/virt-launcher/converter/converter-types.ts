@@ -27,11 +27,24 @@ export interface ConverterInput {
   allocateHostPort?: (p: { protocol: 'TCP' | 'UDP'; port: number }) => number;
   /** The launcher Pod's own address on the pod network (unset when the Pod shares the host's). */
   podIP?: string;
-  /** resolves a PVC claim (ephemeral volumes) to a file; undefined → FailedPvcNotFound. */
-  claim?: (claimName: string) => { path: string; format: 'qcow2' | 'raw' } | undefined;
+  /**
+   * The claim behind a volume (persistentVolumeClaim, dataVolume, ephemeral), by volume name, as
+   * the kubelet made it visible to the Pod; undefined → FailedPvcNotFound.
+   */
+  claim?: (volumeName: string) => ClaimMount | undefined;
   /** migration target: `-incoming defer`. */
   incoming?: boolean;
   binary?: string;
+}
+
+/** A claim as the launcher Pod sees it: a directory holding disk.img (Filesystem) or the device (Block). */
+export interface ClaimMount {
+  path: string;
+  block: boolean;
+  /** ReadWriteMany: every node sees the same data, so a migration copies nothing */
+  shared?: boolean;
+  /** the claim's capacity (VMI status volumeStatus); sizes a missing disk.img */
+  capacityBytes?: number;
 }
 
 /** A file the launcher must create before starting QEMU. */
@@ -50,6 +63,8 @@ export interface ConverterOutput {
   files: FileToCreate[];
   machine: string;
   hostPorts: HostPort[];
+  /** block nodes (`drive-<disk>`) on shared storage: not copied by a live migration */
+  sharedDisks: string[];
   interfaces: { name: string; mac: string; ipAddress: string }[];
   vcpus: number;
   memoryBytes: number;

@@ -54,7 +54,11 @@ function deviceDriver(p: DiskPlan): string {
   }
 }
 
-export interface DisksPart extends ArgsPart { usb: boolean }
+export interface DisksPart extends ArgsPart {
+  usb: boolean;
+  /** block node names of disks on shared storage: a migration leaves them where they are */
+  sharedDisks: string[];
+}
 
 export function renderDiskArgs(input: ConverterInput, opts: { ahciBus: string }): DisksPart {
   const plans = (input.vmi.spec.domain.devices?.disks ?? []).map((d, i) => planDisk(input, d, i)).filter((p) => p !== undefined);
@@ -76,5 +80,5 @@ export function renderDiskArgs(input: ConverterInput, opts: { ahciBus: string })
     }));
     files.push(...p.source.files);
   }
-  return { args, files, usb: plans.some((p) => p.bus === 'usb') };
+  return { args, files, usb: plans.some((p) => p.bus === 'usb'), sharedDisks: plans.filter((p) => p.source.shared).map((p) => `drive-${p.disk.name}`) };
 }

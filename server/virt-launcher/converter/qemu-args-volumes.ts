@@ -1,6 +1,6 @@
 /** Volume sources → the file QEMU opens (and the files the launcher must create first). */
 import { join } from 'node:path';
-import type { ConverterInput, FileToCreate } from './converter-types';
+import type { ClaimMount, ConverterInput, FileToCreate } from './converter-types';
 import type { Volume } from '../vmi-types';
 import { CONVERTER_REASONS, ConverterError, invalid } from './converter-error';
 import { parseBytes } from './quantity';
@@ -14,6 +14,8 @@ export interface VolumeSource {
   /** the source can only be attached read-only (generated cloud-init media). */
   readOnly: boolean;
   files: FileToCreate[];
+  /** on storage every node sees (a ReadWriteMany claim): left in place by a migration */
+  shared?: boolean;
 }
 
 function overlayPath(input: ConverterInput, volName: string): string {
@@ -37,12 +39,38 @@ function containerDisk(input: ConverterInput, vol: Volume): VolumeSource | undef
   return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'overlay', path, backing, backingFormat }] };
 }
 
+/** KubeVirt's disk image inside a Filesystem claim */
+export const PVC_DISK_IMAGE = 'disk.img';
+
+function claimOf(input: ConverterInput, vol: Volume, claimName: string | undefined, field: string): ClaimMount {
+  const claim = input.claim?.(vol.name);
+  if (!claim) throw new ConverterError(CONVERTER_REASONS.pvcNotFound, `spec.volumes[${vol.name}].${field}: PVC ${JSON.stringify(claimName ?? '')} not found`);
+  return claim;
+}
+
 function ephemeral(input: ConverterInput, vol: Volume): VolumeSource {
-  const claimName = vol.ephemeral?.persistentVolumeClaim?.claimName;
-  const claim = claimName ? input.claim?.(claimName) : undefined;
-  if (!claim) throw new ConverterError(CONVERTER_REASONS.pvcNotFound, `spec.volumes[${vol.name}].ephemeral: PVC ${JSON.stringify(claimName ?? '')} not found`);
+  const claim = claimOf(input, vol, vol.ephemeral?.persistentVolumeClaim?.claimName, 'ephemeral');
   const path = overlayPath(input, vol.name);
-  return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'overlay', path, backing: claim.path, backingFormat: claim.format }] };
+  const backing = claim.block ? claim.path : join(claim.path, PVC_DISK_IMAGE);
+  return { path, format: 'qcow2', readOnly: false, files: [{ kind: 'overlay', path, backing, backingFormat: 'raw' }] };
+}
+
+/**
+ * A persistentVolumeClaim or dataVolume volume, used in place: the Block device, or disk.img on a
+ * Filesystem claim, made sparse at the claim's capacity when missing (as KubeVirt does).
+ */
+function persistentClaim(input: ConverterInput, vol: Volume): VolumeSource {
+  const field = vol.dataVolume ? 'dataVolume' : 'persistentVolumeClaim';
+  const claimName = vol.dataVolume?.name ?? vol.persistentVolumeClaim?.claimName;
+  const claim = claimOf(input, vol, claimName, field);
+  const readOnly = vol.persistentVolumeClaim?.readOnly === true;
+  const shared = claim.shared === true;
+  if (claim.block) return { path: claim.path, format: 'raw', readOnly, shared, files: [{ kind: 'mustExist', path: claim.path, what: `spec.volumes[${vol.name}].${field}` }] };
+  const path = join(claim.path, PVC_DISK_IMAGE);
+  const files: FileToCreate[] = claim.capacityBytes && !readOnly
+    ? [{ kind: 'rawDisk', path, sizeBytes: claim.capacityBytes }]
+    : [{ kind: 'mustExist', path, what: `spec.volumes[${vol.name}].${field}` }];
+  return { path, format: 'raw', readOnly, shared, files };
 }
 
 function emptyDisk(input: ConverterInput, vol: Volume): VolumeSource {
@@ -77,6 +105,7 @@ export function resolveVolumeSource(input: ConverterInput, vol: Volume): VolumeS
   if (vol.emptyDisk) return emptyDisk(input, vol);
   if (vol.ephemeral) return ephemeral(input, vol);
   if (vol.hostDisk) return hostDisk(vol);
+  if (vol.persistentVolumeClaim || vol.dataVolume) return persistentClaim(input, vol);
   if (vol.cloudInitNoCloud || vol.cloudInitConfigDrive) return cloudInit(input, vol);
   const kind = Object.keys(vol).find((k) => k !== 'name') ?? 'none';
   throw new ConverterError(CONVERTER_REASONS.unsupported, `spec.volumes[${vol.name}]: volume type ${JSON.stringify(kind)} is not supported by this launcher`);

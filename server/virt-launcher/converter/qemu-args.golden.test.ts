@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ImageEntry } from './qemu-args';
 import type { LauncherVMI } from '../vmi-types';
+import type { ClaimMount } from './converter-types';
 
 const TESTDATA = join(import.meta.dirname, 'testdata');
 const POD_DIR = '/var/lib/kv/nodes/node-1/pods/pod-uid-1';
@@ -26,7 +27,7 @@ const OVMF = {
 
 interface GoldenInput {
   vmi: LauncherVMI; accel?: 'kvm' | 'tcg'; noOvmf?: boolean; incoming?: boolean;
-  cloudInitMedia?: Record<string, string>; claims?: Record<string, { path: string; format: 'qcow2' | 'raw' }>;
+  cloudInitMedia?: Record<string, string>; claims?: Record<string, ClaimMount>;
 }
 
 function toInput(g: GoldenInput): ConverterInput {

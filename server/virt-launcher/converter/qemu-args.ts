@@ -69,6 +69,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
     files,
     machine,
     hostPorts: net.hostPorts,
+    sharedDisks: disks.sharedDisks,
     interfaces: net.interfaces,
     vcpus: resolveTopology(input).vcpus,
     memoryBytes: resolveMemoryBytes(input),

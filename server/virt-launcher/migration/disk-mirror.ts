@@ -18,10 +18,10 @@ const ABORT_TIMEOUT_MS = 5_000;
 
 interface NamedNode { 'node-name'?: string; ro?: boolean }
 
-/** Writable disks of this domain (overlays and emptyDisks: every writable disk lives on the node). */
-export async function listWritableDisks(qmp: QmpClient): Promise<string[]> {
+/** Writable node-local disks of this domain (overlays, emptyDisks, ReadWriteOnce claims); `shared` ones stay put. */
+export async function listWritableDisks(qmp: QmpClient, shared: string[] = []): Promise<string[]> {
   const nodes = await qmp.execute<NamedNode[]>('query-named-block-nodes', { flat: true });
-  return nodes.map((n) => n['node-name'] ?? '').filter((name, i) => name.startsWith(DISK_NODE_PREFIX) && nodes[i].ro !== true);
+  return nodes.map((n) => n['node-name'] ?? '').filter((name, i) => name.startsWith(DISK_NODE_PREFIX) && nodes[i].ro !== true && !shared.includes(name));
 }
 
 /** Target: NBD server on host:port exporting each writable disk (export name = node name). */

@@ -1,0 +1,164 @@
+/**
+ * Storage as a KubeVirt user meets it, on a `kv up` cluster with real guests: the `local` and
+ * `shared` StorageClasses; a VM whose dataVolumeTemplates import a qcow2 disk from an HTTP server
+ * (served by this test) boots with it; what the guest writes survives stop and start; bad input
+ * (a 404 URL, a claim larger than the disk, deleting a claim in use) ends in a clear status.
+ */
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openGuestShell } from './support/guest-shell';
+import { makeKubectl, type Kubectl } from './support/kubectl';
+import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
+import { callAction, isRunning } from './support/lifecycle-table';
+import { callRest, until } from './support/rest';
+import { NS, readState, readVMI } from './support/vm-fixtures';
+
+const BOOT_MS = 150_000;
+const MARKER = 'kvts-imported-disk';
+let c: LifecycleCluster;
+let kubectl: Kubectl;
+let http: Server;
+let base = '';
+let dir = '';
+
+/** a 64 MiB disk whose first bytes are MARKER, as qcow2 */
+function makeImage(): Buffer {
+  const raw = join(dir, 'disk.raw');
+  const buf = Buffer.alloc(64 << 20);
+  buf.write(MARKER, 0, 'latin1');
+  writeFileSync(raw, buf);
+  execFileSync('qemu-img', ['convert', '-f', 'raw', '-O', 'qcow2', raw, join(dir, 'disk.qcow2')]);
+  return readFileSync(join(dir, 'disk.qcow2'));
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kv-storage-'));
+  const image = makeImage();
+  http = createServer((req, res) => {
+    if (req.url === '/disk.qcow2') return void res.writeHead(200, { 'content-length': image.length }).end(image);
+    res.writeHead(404).end('not found');
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+  c = await startLifecycleCluster({ nodes: 1 });
+  kubectl = makeKubectl(c.cluster.kubeconfig);
+}, 240_000);
+afterAll(async () => {
+  kubectl?.dispose();
+  await c?.stop();
+  http?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const vmYaml = (name: string, url: string, storageClass = 'local') => `apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: ${name}
+spec:
+  runStrategy: Always
+  dataVolumeTemplates:
+    - metadata: {name: ${name}-disk}
+      spec:
+        source: {http: {url: "${url}"}}
+        storage:
+          storageClassName: ${storageClass}
+          resources: {requests: {storage: 128Mi}}
+  template:
+    spec:
+      domain:
+        memory: {guest: 128Mi}
+        devices:
+          disks:
+            - {name: data, disk: {bus: virtio}}
+      volumes:
+        - {name: root, containerDisk: {image: demo}}
+        - {name: data, dataVolume: {name: ${name}-disk}}
+`;
+
+const dv = async (name: string) => (await callRest(c.admin, 'GET', `/apis/cdi.kubevirt.io/v1beta1/namespaces/${NS}/datavolumes/${name}`)).body;
+const pvc = async (name: string) => callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/persistentvolumeclaims/${name}`);
+
+describe('storage', () => {
+  it('kv up installs the local (default) and shared StorageClasses', async () => {
+    const out = (await kubectl.run('get', 'sc', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.volumeBindingMode} {.metadata.annotations.storageclass\\.kubernetes\\.io/is-default-class}{"\\n"}{end}')).out;
+    expect(out).toContain('local WaitForFirstConsumer true');
+    expect(out).toContain('shared Immediate');
+  });
+
+  it('a VM whose dataVolumeTemplate imports a qcow2 over HTTP boots with the disk, and what the guest writes survives stop and start', async () => {
+    const applied = await kubectl.run('apply', '-f', kubectl.file('imported.yaml', vmYaml('imported', `${base}/disk.qcow2`)));
+    expect(applied.out, applied.err).toBe('virtualmachine.kubevirt.io/imported created\n');
+    await until('DataVolume Succeeded', async () => (await dv('imported-disk'))?.status?.phase === 'Succeeded', BOOT_MS);
+    const got = await dv('imported-disk');
+    expect(got.status.progress).toBe('100.0%');
+    expect(got.metadata.ownerReferences[0]).toMatchObject({ kind: 'VirtualMachine', name: 'imported' });
+    const claim = (await pvc('imported-disk')).body;
+    expect(claim.status.phase).toBe('Bound');
+    expect(claim.status.capacity.storage).toBe('128Mi');
+    await until('imported Running', async () => isRunning(await readState(c.admin, 'imported')), BOOT_MS);
+    const vmi = await readVMI(c.admin, 'imported');
+    expect(vmi.status.volumeStatus.find((s: { name: string }) => s.name === 'data').persistentVolumeClaimInfo).toMatchObject({ claimName: 'imported-disk', accessModes: ['ReadWriteOnce'] });
+    expect(vmi.status.conditions.find((x: { type: string }) => x.type === 'LiveMigratable')).toMatchObject({ status: 'False', reason: 'DisksNotLiveMigratable' });
+
+    let shell = await openGuestShell(c.admin, NS, 'imported');
+    const dev = (await shell.run('ls /sys/block | grep -m1 vd')).split('\n').pop()!;
+    expect(dev).toMatch(/^vd[a-z]$/);
+    expect(await shell.run(`head -c ${MARKER.length} /dev/${dev}`)).toBe(MARKER);
+    expect(await shell.run(`cat /sys/block/${dev}/size`)).toBe(String((128 << 20) / 512));
+    await shell.run(`printf kvts-written-by-guest | dd of=/dev/${dev} bs=512 seek=1000 conv=notrunc 2>/dev/null; sync`);
+    shell.close();
+
+    expect((await callAction(c.admin, 'imported', 'stop')).status).toBe(202);
+    await until('imported Stopped', async () => (await readState(c.admin, 'imported')).printable === 'Stopped', BOOT_MS);
+    expect((await callAction(c.admin, 'imported', 'start')).status).toBe(202);
+    await until('imported Running again', async () => isRunning(await readState(c.admin, 'imported')), BOOT_MS);
+    shell = await openGuestShell(c.admin, NS, 'imported');
+    expect(await shell.run(`dd if=/dev/${dev} bs=512 skip=1000 count=1 2>/dev/null | head -c 21`)).toBe('kvts-written-by-guest');
+    shell.close();
+  }, 600_000);
+
+  it('a DataVolume whose URL answers 404 fails with the status in its message, and leaves no claim behind', async () => {
+    const body = {
+      apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', metadata: { name: 'missing', namespace: NS },
+      spec: { source: { http: { url: `${base}/nothing.qcow2` } }, storage: { resources: { requests: { storage: '64Mi' } } } },
+    };
+    expect((await callRest(c.admin, 'POST', `/apis/cdi.kubevirt.io/v1beta1/namespaces/${NS}/datavolumes`, body)).status).toBe(201);
+    await until('DataVolume Failed', async () => (await dv('missing'))?.status?.phase === 'Failed', 120_000);
+    const failed = await dv('missing');
+    expect(failed.status.conditions.find((x: { type: string }) => x.type === 'Running').message).toContain('404');
+    await until('its claim gone', async () => (await pvc('missing')).status === 404, 30_000);
+    const printed = (await kubectl.run('get', 'dv', 'missing')).out;
+    expect(printed).toMatch(/^NAME\s+PHASE\s+PROGRESS\s+RESTARTS\s+AGE\nmissing\s+Failed\s/);
+  }, 200_000);
+
+  it('a claim larger than the disk stays Pending with ProvisioningFailed saying how much space there is', async () => {
+    const body = {
+      apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'huge', namespace: NS },
+      spec: { accessModes: ['ReadWriteMany'], storageClassName: 'shared', resources: { requests: { storage: '100Ei' } } },
+    };
+    expect((await callRest(c.admin, 'POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, body)).status).toBe(201);
+    const event = await until('ProvisioningFailed event', async () => {
+      const evs = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/events?fieldSelector=involvedObject.name%3Dhuge`)).body.items;
+      return evs.find((e: { reason: string }) => e.reason === 'ProvisioningFailed');
+    }, 30_000);
+    expect(event.message).toMatch(/not enough free space on the shared storage: requested 100Ei, available \d/);
+    expect((await pvc('huge')).body.status.phase).toBe('Pending');
+  });
+
+  it('deleting a claim a running VM uses waits until the VM stops (kubernetes.io/pvc-protection)', async () => {
+    expect((await callRest(c.admin, 'DELETE', `/api/v1/namespaces/${NS}/persistentvolumeclaims/imported-disk`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 3000));
+    const held = (await pvc('imported-disk')).body;
+    expect(held.metadata.deletionTimestamp).toBeTruthy();
+    expect(held.metadata.finalizers).toContain('kubernetes.io/pvc-protection');
+    expect(isRunning(await readState(c.admin, 'imported'))).toBe(true);
+    expect((await callAction(c.admin, 'imported', 'stop')).status).toBe(202);
+    await until('the claim gone once the VM stopped', async () => (await pvc('imported-disk')).status === 404, BOOT_MS);
+    const pvs = (await callRest(c.admin, 'GET', '/api/v1/persistentvolumes')).body.items;
+    expect(pvs.filter((p: { spec: { claimRef?: { name: string } } }) => p.spec.claimRef?.name === 'imported-disk')).toEqual([]);
+  }, 200_000);
+});

@@ -1,0 +1,164 @@
+/**
+ * CDI's DataVolume controller, reduced to what runs here: each DataVolume gets its claim (owned by
+ * it) and an importer Pod that fills it; the Pod's outcome becomes the DataVolume's phase. A failed
+ * import takes its claim with it (no half-written claim stays bound); a succeeded one removes its
+ * Pod. Progress is read from the importer's pod dir where this process can see it (embedded mode).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject, V1PersistentVolumeClaim, V1Pod, V1StorageClass } from '@kubernetes/client-node';
+import { isConflict, isNotFound, messageOf } from '../kube/api-errors';
+import { mergePatch, toDeleteBody } from '../kube/clients';
+import { Controller } from '../kube/controller';
+import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../kube/events';
+import { Informer } from '../kube/informer';
+import { keyOf, splitKey } from '../kube/resources';
+import { log } from '../log';
+import { dataPaths } from '../data-dir';
+import { computeDataVolumeStatus, sameStatus } from './datavolume-status';
+import { CDI_APP_LABEL, CDI_GROUP, CDI_VERSION, DATAVOLUMES, DVPhase, sourceKindOf, type DataVolume } from './datavolume-types';
+import { importerPodName, renderImporterPod } from './render-importer-pod';
+import { renderClaim, requestedStorage } from './render-claim';
+import { PROGRESS_FILE } from './importer/progress';
+
+export interface DataVolumeControllerOptions {
+  kc: KubeConfig;
+  core: CoreV1Api;
+  custom: CustomObjectsApi;
+  recorder: EventRecorder;
+  /** embedded mode: where importer pod dirs are (progress) */
+  dataDir?: string;
+}
+
+const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+
+export class DataVolumeController {
+  readonly dataVolumes: Informer<DataVolume & KubernetesObject>;
+  readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
+  readonly pods: Informer<V1Pod & KubernetesObject>;
+  readonly classes: Informer<V1StorageClass & KubernetesObject>;
+  private readonly controller: Controller;
+  private readonly log = log.child({ component: 'datavolume-controller' });
+
+  constructor(private readonly opts: DataVolumeControllerOptions) {
+    const kc = opts.kc;
+    this.dataVolumes = new Informer({ kc, path: `/apis/${CDI_GROUP}/${CDI_VERSION}/${DATAVOLUMES}` });
+    this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
+    this.pods = new Informer({ kc, path: '/api/v1/pods', labelSelector: `app=${CDI_APP_LABEL}` });
+    this.classes = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
+    this.controller = new Controller({ name: 'datavolume-controller', execute: (k) => this.sync(k), informers: [this.dataVolumes, this.claims, this.pods, this.classes], workers: 2 });
+    this.dataVolumes.on(this.controller.enqueueHandlers());
+    const bySameName = (o: KubernetesObject) => this.controller.enqueue(keyOf(o));
+    this.claims.on({ add: bySameName, update: (_o, n) => bySameName(n), delete: bySameName });
+    const byLabel = (p: V1Pod) => {
+      const dv = p.metadata?.labels?.['cdi.kubevirt.io/dataVolume'];
+      if (dv) this.controller.enqueue(`${p.metadata?.namespace}/${dv}`);
+    };
+    this.pods.on({ add: byLabel, update: (_o, n) => byLabel(n), delete: byLabel });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.dataVolumes.run(signal), this.claims.run(signal), this.pods.run(signal), this.classes.run(signal), this.controller.run(signal)]);
+  }
+
+  private classOf(name: string | undefined): V1StorageClass | undefined {
+    const all = this.classes.list();
+    if (name) return all.find((c) => c.metadata?.name === name);
+    return all.find((c) => c.metadata?.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true');
+  }
+
+  private progressOf(pod: V1Pod | undefined): string | undefined {
+    if (!this.opts.dataDir || !pod?.spec?.nodeName || !pod.metadata?.uid) return undefined;
+    try {
+      return readFileSync(join(dataPaths(this.opts.dataDir).node(pod.spec.nodeName), 'pods', pod.metadata.uid, PROGRESS_FILE), 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async sync(key: string): Promise<void> {
+    const dv = this.dataVolumes.get(key);
+    if (!dv || dv.metadata.deletionTimestamp) return;
+    const { namespace } = splitKey(key);
+    const ns = namespace ?? 'default';
+    const pod = this.pods.get(`${ns}/${importerPodName(dv)}`);
+    let pvc = this.claims.get(key);
+    const phase = dv.status?.phase;
+    const done = phase === DVPhase.Succeeded || phase === DVPhase.Failed;
+    let failure = this.checkSpec(dv);
+    if (!failure && pvc && !this.ownsClaim(dv, pvc)) failure = { reason: 'ErrResourceExists', message: `Resource "${pvc.metadata?.name}" already exists and is not managed by DataVolume` };
+    if (!failure && !pvc && !done) pvc = await this.createClaim(dv);
+    if (!failure && pvc && !pod && !done && this.ownsClaim(dv, pvc)) await this.createImporter(dv, pvc);
+    const status = computeDataVolumeStatus(dv, { pvc, pod, failure, progress: this.progressOf(pod), now: new Date().toISOString() });
+    if (!sameStatus(dv.status, status)) await this.writeStatus(dv, status);
+    if (status.phase !== phase) this.announce(dv, status.phase ?? '', status.conditions?.find((c) => c.type === 'Running')?.message ?? '');
+    if (status.phase === DVPhase.Succeeded && pod) await this.deleteQuietly(() => this.opts.core.deleteNamespacedPod({ namespace: ns, name: pod.metadata!.name!, body: toDeleteBody({ uid: pod.metadata?.uid }) }));
+    if (status.phase === DVPhase.Failed && !failure) {
+      if (pod) await this.deleteQuietly(() => this.opts.core.deleteNamespacedPod({ namespace: ns, name: pod.metadata!.name!, body: toDeleteBody({ uid: pod.metadata?.uid }) }));
+      if (pvc && this.ownsClaim(dv, pvc)) await this.deleteQuietly(() => this.opts.core.deleteNamespacedPersistentVolumeClaim({ namespace: ns, name: pvc!.metadata!.name!, body: toDeleteBody({ uid: pvc!.metadata?.uid }) }));
+    }
+  }
+
+  private checkSpec(dv: DataVolume): { reason: string; message: string } | undefined {
+    const kind = sourceKindOf(dv);
+    if (!kind) return { reason: 'InvalidSpec', message: 'DataVolume has no supported source (http, registry, pvc, blank)' };
+    if (kind === 'upload') return { reason: 'InvalidSpec', message: 'upload sources are not served yet' };
+    if (kind === 'pvc' && dv.spec.source?.pvc?.namespace && dv.spec.source.pvc.namespace !== dv.metadata.namespace) {
+      return { reason: 'InvalidSpec', message: 'cloning from another namespace is not supported' };
+    }
+    if (!requestedStorage(dv)) return { reason: 'InvalidSpec', message: 'DataVolume.spec.storage.resources.requests.storage is required' };
+    return undefined;
+  }
+
+  private ownsClaim(dv: DataVolume, pvc: V1PersistentVolumeClaim): boolean {
+    return (pvc.metadata?.ownerReferences ?? []).some((r) => r.uid === dv.metadata.uid && r.controller);
+  }
+
+  private async createClaim(dv: DataVolume): Promise<V1PersistentVolumeClaim | undefined> {
+    const body = renderClaim(dv, (n) => this.classOf(n));
+    try {
+      const created = await this.opts.core.createNamespacedPersistentVolumeClaim({ namespace: dv.metadata.namespace!, body });
+      void this.opts.recorder.record(dv as KubernetesObject, EventTypeNormal, 'Pending', `PVC ${body.metadata?.name} Pending`);
+      return created;
+    } catch (err) {
+      if (isConflict(err)) return undefined; // the cache will show it
+      void this.opts.recorder.record(dv as KubernetesObject, EventTypeWarning, 'ErrClaimNotValid', messageOf(err));
+      throw err;
+    }
+  }
+
+  private async createImporter(dv: DataVolume, pvc: V1PersistentVolumeClaim): Promise<void> {
+    try {
+      await this.opts.core.createNamespacedPod({ namespace: dv.metadata.namespace!, body: renderImporterPod(dv, pvc) });
+      this.log.info({ dv: keyOf(dv as KubernetesObject), source: sourceKindOf(dv) }, 'importer pod created');
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+    }
+  }
+
+  private announce(dv: DataVolume, phase: string, message: string): void {
+    const ok = phase !== DVPhase.Failed;
+    const text = phase === DVPhase.Succeeded ? `Successfully ${sourceKindOf(dv) === 'pvc' ? 'cloned' : 'imported'} into PVC ${dv.metadata.name}` : phase === DVPhase.Failed ? message : `${phase}`;
+    void this.opts.recorder.record(dv as KubernetesObject, ok ? EventTypeNormal : EventTypeWarning, phase === DVPhase.Failed ? 'Error' : phase, text);
+  }
+
+  private async writeStatus(dv: DataVolume, status: DataVolume['status']): Promise<void> {
+    try {
+      await this.opts.custom.patchNamespacedCustomObjectStatus({
+        group: CDI_GROUP, version: CDI_VERSION, plural: DATAVOLUMES, namespace: dv.metadata.namespace!, name: dv.metadata.name!,
+        body: { metadata: { resourceVersion: dv.metadata.resourceVersion }, status },
+      }, mergePatch);
+    } catch (err) {
+      if (isNotFound(err) || isConflict(err)) return; // gone, or our cache is behind: an event follows
+      throw err;
+    }
+  }
+
+  private async deleteQuietly(fn: () => Promise<unknown>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The importer's work, CDI's way: fill a claim with one disk image — downloaded (http), copied from
+ * another claim (pvc), taken from the node's image store (registry), or made empty (blank) — as a
+ * raw `disk.img` sized to the claim (Filesystem) or written onto the device (Block). Formats are
+ * converted with `qemu-img`; images with a backing file, or larger than the claim, are refused.
+ * A failure leaves no partial disk behind.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { inspectDisk } from '../../images/qemu-img';
+import { ImportError, fetchToFile } from './fetch-source';
+import type { ImportJob } from './importer-env';
+import type { ProgressFile } from './progress';
+
+const run = promisify(execFile);
+export const DISK_IMAGE = 'disk.img';
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path)).isDirectory();
+}
+
+async function qemuImg(args: string[]): Promise<void> {
+  try {
+    await run('qemu-img', args, { maxBuffer: 4 << 20 });
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new ImportError(`qemu-img ${args[0]} failed: ${stderr || (err as Error).message}`);
+  }
+}
+
+/** qemu-img's view of a source file, refusing what CDI refuses. */
+async function checkSource(file: string, capacity: number): Promise<{ format: string; virtualSize: number }> {
+  let info;
+  try {
+    info = await inspectDisk(file);
+  } catch (err) {
+    throw new ImportError(`unable to read the image: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
+  }
+  if (info.backingFile) throw new ImportError('Image is invalid: it has a backing file, which is not allowed');
+  if (info.virtualSize > capacity) {
+    throw new ImportError(`Virtual image size ${info.virtualSize} is larger than the reported available storage ${capacity}. A larger PVC is required.`);
+  }
+  return { format: info.qemuFormat, virtualSize: info.virtualSize };
+}
+
+/** `file` (any format qemu-img reads) → raw at `dest`, grown to `capacity` on a Filesystem claim. */
+async function writeRaw(file: string, format: string, dest: string, block: boolean, capacity: number): Promise<void> {
+  if (block) {
+    await qemuImg(['convert', '-f', format, '-O', 'raw', '-n', '-t', 'writeback', file, dest]);
+    return;
+  }
+  if (format === 'raw') await rename(file, dest);
+  else await qemuImg(['convert', '-f', format, '-O', 'raw', '-t', 'writeback', file, dest]);
+  await qemuImg(['resize', '-f', 'raw', dest, String(capacity)]);
+}
+
+export async function importDisk(job: ImportJob, progress: ProgressFile, resolveImage?: (ref: string) => string | undefined): Promise<string> {
+  const block = !(await isDirectory(job.target));
+  const dest = block ? job.target : join(job.target, DISK_IMAGE);
+  const scratchDir = block ? job.podDir : job.target;
+  await mkdir(scratchDir, { recursive: true });
+  const scratch = join(scratchDir, `.import-${process.pid}.tmp`);
+  try {
+    switch (job.source) {
+      case 'blank':
+        if (!block) await qemuImg(['create', '-q', '-f', 'raw', dest, String(job.sizeBytes)]);
+        progress.report(1, 1);
+        return 'Import Complete';
+      case 'http': {
+        const fetched = await fetchToFile(job.endpoint!, scratch, { checksumAlgorithm: job.checksum?.algorithm, progress });
+        if (job.checksum && fetched.digest !== job.checksum.hex) {
+          throw new ImportError(`checksum mismatch: expected ${job.checksum.algorithm}:${job.checksum.hex}, got ${job.checksum.algorithm}:${fetched.digest}`);
+        }
+        const { format } = await checkSource(scratch, job.sizeBytes);
+        await writeRaw(scratch, format, dest, block, job.sizeBytes);
+        break;
+      }
+      case 'registry': {
+        const file = resolveImage?.(job.endpoint!);
+        if (!file) throw new ImportError(`image ${JSON.stringify(job.endpoint)} not found in the node's image store (import it with \`kv images import\`)`);
+        const { format } = await checkSource(file, job.sizeBytes);
+        await qemuImg(['convert', '-f', format, '-O', 'raw', ...(block ? ['-n'] : []), '-t', 'writeback', file, dest]);
+        if (!block) await qemuImg(['resize', '-f', 'raw', dest, String(job.sizeBytes)]);
+        break;
+      }
+      case 'pvc': {
+        const src = (await isDirectory(job.sourcePath!)) ? join(job.sourcePath!, DISK_IMAGE) : job.sourcePath!;
+        const { format } = await checkSource(src, job.sizeBytes);
+        await qemuImg(['convert', '-f', format, '-O', 'raw', ...(block ? ['-n'] : []), '-t', 'writeback', src, dest]);
+        if (!block) await qemuImg(['resize', '-f', 'raw', dest, String(job.sizeBytes)]);
+        break;
+      }
+    }
+    progress.report(1, 1);
+    return job.source === 'pvc' ? 'Clone Complete' : 'Import Complete';
+  } catch (err) {
+    if (!block) await rm(dest, { force: true });
+    throw err;
+  } finally {
+    await rm(scratch, { force: true });
+  }
+}

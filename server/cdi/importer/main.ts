@@ -1,0 +1,40 @@
+/**
+ * `kv importer`: an importer Pod's command (image kubevirt-ts/cdi-importer). Fills the Pod's
+ * `cdi-data-vol` claim as its environment says, reports progress in the pod dir, and ends with a
+ * termination message the DataVolume controller copies into the DataVolume's status.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { log } from '../../log';
+import { resolveImage } from '../../images/image-store';
+import { dataPaths } from '../../data-dir';
+import { importDisk } from './import-disk';
+import { readImportJob } from './importer-env';
+import { ProgressFile } from './progress';
+
+const TERMINATION_FILE = 'termination.json';
+
+export async function runImporterCommand(): Promise<void> {
+  const podDir = process.env.KV_POD_DIR ?? process.cwd();
+  const volumesDir = process.env.KV_VOLUMES_DIR || join(podDir, 'volumes');
+  const logger = log.child({ component: 'importer' });
+  const finish = (exitCode: number, reason: string, message: string) => {
+    writeFileSync(join(podDir, TERMINATION_FILE), `${JSON.stringify({ exitCode, reason, message })}\n`);
+    process.exit(exitCode);
+  };
+  try {
+    const job = readImportJob(process.env, volumesDir, podDir);
+    logger.info({ source: job.source, endpoint: job.endpoint, sizeBytes: job.sizeBytes }, 'import starting');
+    const images = process.env.KV_DATA_DIR ? dataPaths(process.env.KV_DATA_DIR).images : undefined;
+    const started = Date.now();
+    const message = await importDisk(job, new ProgressFile(podDir), (ref) => {
+      const entry = images ? resolveImage(images, ref) : undefined;
+      return entry?.disk;
+    });
+    logger.info({ ms: Date.now() - started }, message);
+    finish(0, 'Completed', message);
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, 'import failed');
+    finish(1, 'Error', (err as Error).message);
+  }
+}
