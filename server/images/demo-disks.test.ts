@@ -1,8 +1,8 @@
 /**
  * The demo guest's persistent disks under real QEMU (TCG): a blank disk is formatted and mounted
  * on /mnt/<serial> at first boot, a file written there survives a poweroff and a second boot
- * with the same disk file, a disk with unknown content is left alone, and the cloud-init media is
- * not touched.
+ * with the same disk file, a disk with unknown content is left alone, the cloud-init media is
+ * not touched, and a SCSI disk hot-plugged later is formatted, mounted, and unmounted when unplugged.
  */
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -55,7 +55,7 @@ function diskLines(serial: string): string[] {
 }
 
 describe('demo guest disks', () => {
-  it('formats a blank disk, mounts it on /mnt/<serial>, and keeps a file written there across a restart', async () => {
+  it('formats a blank disk, mounts it on /mnt/<serial>, and keeps a file written there across a restart; mounts a hot-plugged SCSI disk', async () => {
     const t0 = Date.now();
     const media = join(work, 'nocloud.iso');
     await makeNoCloudMedia({ outFile: media, metaData: 'instance-id: disks\nlocal-hostname: vm-disks\n' });
@@ -82,13 +82,24 @@ describe('demo guest disks', () => {
       expect.stringMatching(/^demo-disk: \/dev\/vd[a-z] unmounted from \/mnt\/data1$/),
     ]);
 
-    guest = startDemoGuest({ image: demo, runDir: work, drives: [media], disks });
+    guest = startDemoGuest({ image: demo, runDir: work, drives: [media], disks, scsiController: true });
     await guest.waitForSerial(/demo-disk: \/dev\/vd[a-z] has an ext2\/3\/4 filesystem, mounted on \/mnt\/data1\r?\n/, BOOT_BOUND_MS);
     await loginRoot(guest);
     guest.type('cat /mnt/data1/note.txt; echo "lines: $(wc -l < /data/note.txt)"\n');
     await guest.waitForSerial(/lines: 1\r?\n/, BOOT_BOUND_MS);
     expect(guest.serial()).toMatch(/\nkept 42\r?\nlines: 1/);
     expect(guest.serial()).not.toContain('formatted ext2');
+
+    // a blank SCSI disk plugged in now is formatted and mounted on /mnt/<its serial>; unplugged, unmounted
+    const hot = join(work, 'hot.raw');
+    await sparseFile(hot, 32 * 1024 * 1024);
+    const qmp = await guest.qmp();
+    await qmp.execute('blockdev-add', { driver: 'raw', 'node-name': 'hot1', file: { driver: 'file', filename: hot } });
+    await qmp.execute('device_add', { driver: 'scsi-hd', id: 'hotdisk', bus: 'scsi0.0', drive: 'hot1', serial: 'hot1' });
+    await guest.waitForSerial(/demo-disk: \/dev\/sd[a-z] formatted ext2, mounted on \/mnt\/hot1\r?\n/, BOOT_BOUND_MS);
+    await qmp.execute('device_del', { id: 'hotdisk' });
+    await guest.waitForSerial(/demo-disk: \/dev\/sd[a-z] removed, unmounted \/mnt\/hot1\r?\n/, BOOT_BOUND_MS);
+    qmp.close();
     guest.type('poweroff\n');
     expect(await guest.waitForExit(STOP_BOUND_MS)).toBe(0);
     process.stderr.write(`demo guest: boot, format, write, poweroff, boot, read back, poweroff in ${Date.now() - t0} ms\n`);

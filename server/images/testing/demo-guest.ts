@@ -16,6 +16,8 @@ export interface DemoGuestOptions {
   drives?: string[];
   /** Writable raw virtio disks (after `drives`), with an optional serial as KubeVirt sets one. */
   disks?: { file: string; serial?: string }[];
+  /** Adds a virtio-scsi controller `scsi0` (its bus `scsi0.0` takes hot-plugged `scsi-hd` disks). */
+  scsiController?: boolean;
   appendExtra?: string;
   machine?: 'q35' | 'pc';
 }
@@ -49,6 +51,7 @@ export function startDemoGuest(opts: DemoGuestOptions): DemoGuest {
     '-netdev', 'user,id=net0', '-device', 'virtio-net-pci,netdev=net0',
     ...drives,
     ...disks,
+    ...(opts.scsiController ? ['-device', 'virtio-scsi-pci,id=scsi0'] : []),
   ];
   const startedAt = Date.now();
   const proc: ChildProcess = spawn('setpriv', args, { stdio: ['pipe', 'pipe', 'pipe'] });
