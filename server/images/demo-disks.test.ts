@@ -4,6 +4,7 @@
  * with the same disk file, a disk with unknown content is left alone, the cloud-init media is
  * not touched, and a SCSI disk hot-plugged later is formatted, mounted, and unmounted when unplugged.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -63,24 +64,33 @@ describe('demo guest disks', () => {
     await sparseFile(blank, 64 * 1024 * 1024);
     const junk = join(work, 'junk.raw');
     await writeFile(junk, randomBytes(64 * 1024));
-    const disks = [{ file: blank, serial: 'data1' }, { file: junk }];
+    // the demo image's own disk, as the launcher gives it: an overlay on the store's read-only file
+    const scratch = join(work, 'scratch.qcow2');
+    execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', '-F', 'qcow2', '-b', demo.disk!, scratch]);
+    const disks = [{ file: scratch, format: 'qcow2' as const }, { file: blank, serial: 'data1' }, { file: junk }];
 
     guest = startDemoGuest({ image: demo, runDir: work, drives: [media], disks });
     const formattedMs = await guest.waitForSerial(/demo-disk: \/dev\/vd[a-z] formatted ext2, mounted on \/mnt\/data1\r?\n/, BOOT_BOUND_MS);
     process.stderr.write(`demo guest: QEMU start to "formatted ext2" in ${formattedMs} ms\n`);
     await loginRoot(guest);
-    // /data is the first disk mounted; the answer only appears once the shell has computed it.
+    // /data is the first disk mounted that is not the image's scratch disk; the answer only
+    // appears once the shell has computed it.
     guest.type('echo "kept $((6 * 7))" > /data/note.txt && cat /mnt/data1/note.txt\n');
     await guest.waitForSerial(/kept 42\r?\n/, BOOT_BOUND_MS);
     guest.type('poweroff\n');
     expect(await guest.waitForExit(STOP_BOUND_MS)).toBe(0);
     const first = guest.serial();
-    // one line per disk: the blank one formatted, the random one left alone, the media not at all
-    expect(diskLines(first)).toEqual([
+    // one line per disk at boot and at shutdown: the scratch disk mounted, the blank one
+    // formatted, the random one left alone, the cloud-init media not mentioned
+    const lines = diskLines(first);
+    expect(lines).toHaveLength(5);
+    expect(lines).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^demo-disk: \/dev\/(vd[a-z]) has an ext2\/3\/4 filesystem, mounted on \/mnt\/\1$/),
       expect.stringMatching(/^demo-disk: \/dev\/vd[a-z] formatted ext2, mounted on \/mnt\/data1$/),
       expect.stringMatching(/^demo-disk: \/dev\/vd[a-z] holds no ext2\/3\/4 filesystem and is not blank, left alone$/),
       expect.stringMatching(/^demo-disk: \/dev\/vd[a-z] unmounted from \/mnt\/data1$/),
-    ]);
+      expect.stringMatching(/^demo-disk: \/dev\/(vd[a-z]) unmounted from \/mnt\/\1$/),
+    ]));
 
     guest = startDemoGuest({ image: demo, runDir: work, drives: [media], disks, scsiController: true });
     await guest.waitForSerial(/demo-disk: \/dev\/vd[a-z] has an ext2\/3\/4 filesystem, mounted on \/mnt\/data1\r?\n/, BOOT_BOUND_MS);

@@ -14,8 +14,8 @@ export interface DemoGuestOptions {
   runDir: string;
   /** Extra drives, e.g. cloud-init media: attached as read-only raw virtio disks. */
   drives?: string[];
-  /** Writable raw virtio disks (after `drives`), with an optional serial as KubeVirt sets one. */
-  disks?: { file: string; serial?: string }[];
+  /** Writable virtio disks (after `drives`; raw unless told), with an optional serial as KubeVirt sets one. */
+  disks?: { file: string; format?: 'raw' | 'qcow2'; serial?: string }[];
   /** Adds a virtio-scsi controller `scsi0` (its bus `scsi0.0` takes hot-plugged `scsi-hd` disks). */
   scsiController?: boolean;
   appendExtra?: string;
@@ -39,7 +39,7 @@ export function startDemoGuest(opts: DemoGuestOptions): DemoGuest {
   const qmpPath = join(opts.runDir, 'qmp.sock');
   const drives = (opts.drives ?? []).flatMap((f) => ['-drive', `file=${f},format=raw,if=virtio,readonly=on`]);
   const disks = (opts.disks ?? []).flatMap((d, i) => [
-    '-drive', `file=${d.file},format=raw,if=none,id=disk${i}`,
+    '-drive', `file=${d.file},format=${d.format ?? 'raw'},if=none,id=disk${i}`,
     '-device', `virtio-blk-pci,drive=disk${i}${d.serial ? `,serial=${d.serial}` : ''}`,
   ]);
   const args = [
