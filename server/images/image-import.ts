@@ -8,15 +8,14 @@ import { chmod, copyFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { log } from '../log';
 import { imageDirName, parseImageReference } from './image-name';
-import { CONVERTIBLE_FORMATS, convertToQcow2, createQcow2, inspectDisk, type DiskFormat } from './qemu-img';
+import { CONVERTIBLE_FORMATS, convertToQcow2, inspectDisk, type DiskFormat } from './qemu-img';
+import { createDemoScratchDisk } from './demo-scratch-disk';
 import { createStagingDir, ImageExistsError, publishImage, readManifest, removeStaging, type ImageManifest } from './store-layout';
 import { toImageEntry, type ImageEntry } from './image-entry';
 
 const logger = log.child({ component: 'image-store' });
 
 export const DEMO_IMAGE_NAME = 'demo';
-/** The demo's blank disk (vda): gives the launcher a containerDisk to overlay, and the guest scratch space. */
-const DEMO_DISK_BYTES = 64 * 1024 * 1024;
 const READ_ONLY = 0o444;
 
 export class ImageImportError extends Error {
@@ -85,8 +84,8 @@ async function copyBootFiles(staging: string, opts: ImportOptions): Promise<Pick
 interface DemoBuild { buildKey: string; kernel: string; initrd: string }
 
 /**
- * Registers the demo build in `buildDir` as `demo` (kernel, initrd, cmdline and a blank 64 MiB
- * qcow2 disk). Does nothing when the store already holds this very build.
+ * Registers the demo build in `buildDir` as `demo` (kernel, initrd, cmdline and a 64 MiB ext2
+ * scratch disk, see demo-scratch-disk.ts). Does nothing when the store already holds this very build.
  */
 export async function importDemoImage(imagesDir: string, buildDir: string): Promise<ImageEntry> {
   const build = readDemoBuild(buildDir);
@@ -95,7 +94,7 @@ export async function importDemoImage(imagesDir: string, buildDir: string): Prom
   if (current?.buildKey === build.buildKey) return toImageEntry(join(imagesDir, dirName), current);
   const staging = await createStagingDir(imagesDir, dirName);
   try {
-    await createQcow2(join(staging, 'disk.qcow2'), DEMO_DISK_BYTES);
+    await createDemoScratchDisk(join(staging, 'disk.qcow2'));
     await chmod(join(staging, 'disk.qcow2'), READ_ONLY);
     const boot = await copyBootFiles(staging, {
       kernel: join(buildDir, build.kernel), initrd: join(buildDir, build.initrd),

@@ -14,6 +14,10 @@ export interface DemoGuestOptions {
   runDir: string;
   /** Extra drives, e.g. cloud-init media: attached as read-only raw virtio disks. */
   drives?: string[];
+  /** Writable virtio disks (after `drives`; raw unless told), with an optional serial as KubeVirt sets one. */
+  disks?: { file: string; format?: 'raw' | 'qcow2'; serial?: string }[];
+  /** Adds a virtio-scsi controller `scsi0` (its bus `scsi0.0` takes hot-plugged `scsi-hd` disks). */
+  scsiController?: boolean;
   appendExtra?: string;
   machine?: 'q35' | 'pc';
 }
@@ -34,6 +38,10 @@ export interface DemoGuest {
 export function startDemoGuest(opts: DemoGuestOptions): DemoGuest {
   const qmpPath = join(opts.runDir, 'qmp.sock');
   const drives = (opts.drives ?? []).flatMap((f) => ['-drive', `file=${f},format=raw,if=virtio,readonly=on`]);
+  const disks = (opts.disks ?? []).flatMap((d, i) => [
+    '-drive', `file=${d.file},format=${d.format ?? 'raw'},if=none,id=disk${i}`,
+    '-device', `virtio-blk-pci,drive=disk${i}${d.serial ? `,serial=${d.serial}` : ''}`,
+  ]);
   const args = [
     '--pdeathsig', 'KILL', '--', 'qemu-system-x86_64',
     '-accel', 'tcg', '-machine', opts.machine ?? 'q35', '-m', '256', '-nodefaults', '-no-user-config',
@@ -42,6 +50,8 @@ export function startDemoGuest(opts: DemoGuestOptions): DemoGuest {
     '-append', [opts.image.cmdline, opts.appendExtra].filter(Boolean).join(' '),
     '-netdev', 'user,id=net0', '-device', 'virtio-net-pci,netdev=net0',
     ...drives,
+    ...disks,
+    ...(opts.scsiController ? ['-device', 'virtio-scsi-pci,id=scsi0'] : []),
   ];
   const startedAt = Date.now();
   const proc: ChildProcess = spawn('setpriv', args, { stdio: ['pipe', 'pipe', 'pipe'] });
