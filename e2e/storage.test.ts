@@ -67,16 +67,25 @@ spec:
         storage:
           storageClassName: ${storageClass}
           resources: {requests: {storage: 128Mi}}
+    - metadata: {name: ${name}-files}
+      spec:
+        source: {blank: {}}
+        storage:
+          storageClassName: ${storageClass}
+          resources: {requests: {storage: 64Mi}}
   template:
     spec:
       domain:
         memory: {guest: 128Mi}
         devices:
           disks:
-            - {name: data, disk: {bus: virtio}}
+            - {name: root, disk: {bus: virtio}}
+            - {name: data, serial: imported, disk: {bus: virtio}}
+            - {name: files, serial: files, disk: {bus: virtio}}
       volumes:
         - {name: root, containerDisk: {image: demo}}
         - {name: data, dataVolume: {name: ${name}-disk}}
+        - {name: files, dataVolume: {name: ${name}-files}}
 `;
 
 const dv = async (name: string) => (await callRest(c.admin, 'GET', `/apis/cdi.kubevirt.io/v1beta1/namespaces/${NS}/datavolumes/${name}`)).body;
@@ -105,11 +114,15 @@ describe('storage', () => {
     expect(vmi.status.conditions.find((x: { type: string }) => x.type === 'LiveMigratable')).toMatchObject({ status: 'False', reason: 'DisksNotLiveMigratable' });
 
     let shell = await openGuestShell(c.admin, NS, 'imported');
-    const dev = (await shell.run('ls /sys/block | grep -m1 vd')).split('\n').pop()!;
+    // the disk with serial `imported` (the demo guest leaves a disk it cannot mount alone)
+    const dev = await shell.run('for d in /sys/block/vd*; do [ "$(cat $d/serial)" = imported ] && basename $d; done');
     expect(dev).toMatch(/^vd[a-z]$/);
     expect(await shell.run(`head -c ${MARKER.length} /dev/${dev}`)).toBe(MARKER);
     expect(await shell.run(`cat /sys/block/${dev}/size`)).toBe(String((128 << 20) / 512));
     await shell.run(`printf kvts-written-by-guest | dd of=/dev/${dev} bs=512 seek=1000 conv=notrunc 2>/dev/null; sync`);
+    // the blank DataVolume: formatted by the guest on first boot and mounted as /data
+    expect(await shell.run('readlink /data')).toBe('/mnt/files');
+    await shell.run('echo kept-across-restarts > /data/note.txt; sync');
     shell.close();
 
     expect((await callAction(c.admin, 'imported', 'stop')).status).toBe(202);
@@ -118,6 +131,7 @@ describe('storage', () => {
     await until('imported Running again', async () => isRunning(await readState(c.admin, 'imported')), BOOT_MS);
     shell = await openGuestShell(c.admin, NS, 'imported');
     expect(await shell.run(`dd if=/dev/${dev} bs=512 skip=1000 count=1 2>/dev/null | head -c 21`)).toBe('kvts-written-by-guest');
+    expect(await shell.run('cat /data/note.txt')).toBe('kept-across-restarts');
     shell.close();
   }, 600_000);
 
@@ -158,7 +172,10 @@ describe('storage', () => {
     expect(isRunning(await readState(c.admin, 'imported'))).toBe(true);
     expect((await callAction(c.admin, 'imported', 'stop')).status).toBe(202);
     await until('the claim gone once the VM stopped', async () => (await pvc('imported-disk')).status === 404, BOOT_MS);
-    const pvs = (await callRest(c.admin, 'GET', '/api/v1/persistentvolumes')).body.items;
-    expect(pvs.filter((p: { spec: { claimRef?: { name: string } } }) => p.spec.claimRef?.name === 'imported-disk')).toEqual([]);
+    // reclaim policy Delete: its volume goes too, files and all
+    await until('its volume deleted', async () => {
+      const pvs = (await callRest(c.admin, 'GET', '/api/v1/persistentvolumes')).body.items as { spec: { claimRef?: { name: string } } }[];
+      return !pvs.some((p) => p.spec.claimRef?.name === 'imported-disk');
+    }, 30_000);
   }, 200_000);
 });
