@@ -1,4 +1,5 @@
 import { humanAge } from './human-duration';
+import { PV_COLUMNS, PVC_COLUMNS, STORAGE_CLASS_COLUMNS, storageClassName } from './storage-columns';
 
 /** A column of a built-in kind's table, with the function that renders its cell. */
 export interface BuiltinColumn {
@@ -69,6 +70,9 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
     { name: 'Message', type: 'string', cell: (o) => o.message ?? o.note ?? '' },
   ],
   Lease: [{ name: 'Holder', type: 'string', cell: (o) => o.spec?.holderIdentity ?? '' }, age],
+  PersistentVolumeClaim: PVC_COLUMNS,
+  PersistentVolume: PV_COLUMNS,
+  StorageClass: STORAGE_CLASS_COLUMNS,
   CustomResourceDefinition: [{ name: 'Created At', type: 'date', cell: (o) => o.metadata?.creationTimestamp ?? '' }],
   APIService: [
     { name: 'Service', type: 'string', cell: (o) => (o.spec?.service ? `${o.spec.service.namespace}/${o.spec.service.name}` : 'Local') },
@@ -76,6 +80,9 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
     age,
   ],
 };
+
+/** kinds whose Name cell is more than metadata.name */
+export const BUILTIN_NAME_CELLS: Record<string, (o: unknown) => string> = { StorageClass: storageClassName };
 
 function apiServiceAvailable(o: any): string {
   const c = (o.status?.conditions ?? []).find((x: any) => x.type === 'Available');

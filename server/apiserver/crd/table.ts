@@ -1,4 +1,4 @@
-import { BUILTIN_COLUMNS, type BuiltinColumn } from './builtin-columns';
+import { BUILTIN_COLUMNS, BUILTIN_NAME_CELLS, type BuiltinColumn } from './builtin-columns';
 import { humanAge } from './human-duration';
 import { evaluateJSONPath } from './jsonpath';
 import type { PrinterColumn, ResourceType } from './resource-type';
@@ -24,6 +24,7 @@ export function renderTable(
 ): any {
   const now = opts.now ?? Date.now();
   const columns = isCustom(rt) ? crColumns(rt!) : BUILTIN_COLUMNS[opts.kind] ?? (rt ? crColumns(rt) : [ageColumn()]);
+  const nameCell = (!isCustom(rt) && BUILTIN_NAME_CELLS[opts.kind]) || ((o: unknown) => String((o as { metadata?: { name?: string } } | null)?.metadata?.name ?? ''));
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
@@ -35,7 +36,7 @@ export function renderTable(
       })),
     ],
     rows: objects.map((o) => ({
-      cells: [o?.metadata?.name ?? '', ...columns.map((c) => c.cell(o, now))],
+      cells: [nameCell(o), ...columns.map((c) => c.cell(o, now))],
       ...rowObject(o, opts.includeObject),
     })),
   };
@@ -43,7 +44,7 @@ export function renderTable(
 
 const BUILTIN_GROUPS = new Set([
   '', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io',
-  'admissionregistration.k8s.io', 'policy', 'rbac.authorization.k8s.io',
+  'admissionregistration.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io',
 ]);
 
 /** A custom resource, or a built-in type that carries its own printer columns. */

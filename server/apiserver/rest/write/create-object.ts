@@ -1,5 +1,6 @@
 import { AlreadyExistsError } from '../../store/types';
 import { admit } from './admission-gate';
+import { admitBuiltinCreate } from './builtin-admission';
 import type { ApiContext } from '../api-context';
 import { encodeObject, objectKey } from '../codec/object-codec';
 import { checkBodyIdentity, initObjectMeta } from './object-meta';
@@ -33,6 +34,7 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
   const strategy = strategyFor(rt);
   if (strategy.prepareForCreate) strategy.prepareForCreate(body);
   else if (rt.subresources.status && !rt.builtin) delete body.status;
+  admitBuiltinCreate(ctx, rt, body);
   const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'CREATE', rt, object: validated.object, namespace, name: body.metadata.name, user: opts.user, dryRun: opts.dryRun });
   const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object, 'Ignore').object;

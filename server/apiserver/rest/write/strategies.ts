@@ -1,5 +1,7 @@
 import { nowTimestamp } from '../codec/object-codec';
+import type { StatusCause } from '../status-error';
 import type { ServedType } from '../types/resource-type';
+import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage/storage-strategies';
 
 /**
  * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
@@ -10,9 +12,15 @@ export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 export const FINALIZER_ORPHAN = 'orphan';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
-type Strategy = {
+export type Strategy = {
   prepareForCreate?: (obj: any) => void;
   prepareForUpdate?: (obj: any, old: any) => void;
+  /** a write to the status subresource */
+  prepareForStatusUpdate?: (obj: Record<string, unknown>, old: Record<string, unknown>) => void;
+  /** kube's Validate: the causes of a 422 Invalid (none → valid) */
+  validate?: (obj: unknown) => StatusCause[];
+  /** kube's ValidateUpdate (of main-resource writes) */
+  validateUpdate?: (obj: unknown, old: unknown) => StatusCause[];
 };
 
 const CRD_CONDITIONS = (crd: any) => {
@@ -73,6 +81,9 @@ const STRATEGIES: Record<string, Strategy> = {
     },
   },
   '/secrets': { prepareForCreate(s) { if (!s.type) s.type = 'Opaque'; } },
+  '/persistentvolumeclaims': PVC_STRATEGY,
+  '/persistentvolumes': PV_STRATEGY,
+  'storage.k8s.io/storageclasses': STORAGE_CLASS_STRATEGY,
 };
 
 export function strategyFor(rt: Pick<ServedType, 'group' | 'resource'>): Strategy {

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../../store/types';
 import { admit } from './admission-gate';
+import { admitBuiltinUpdate } from './builtin-admission';
 import type { ApiContext } from '../api-context';
 import { decodeObject, encodeObject, objectKey } from '../codec/object-codec';
 import { checkBodyIdentity, jsonEqual, keepSystemMeta, specChanged, tracksGeneration } from './object-meta';
@@ -50,7 +51,9 @@ async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, 
   keepSystemMeta(next, current);
   validateObjectMeta(rt, next);
   if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
+  else if (subresource === 'status') strategyFor(rt).prepareForStatusUpdate?.(next, current);
   if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
+  admitBuiltinUpdate(ctx, rt, next, current, subresource);
   const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
   next = admitted.object;

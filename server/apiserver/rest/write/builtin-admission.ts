@@ -1,0 +1,29 @@
+/**
+ * What kube-apiserver does to a built-in kind's write besides webhooks: its compiled-in admission
+ * plugins (storage ones here) and the registry strategy's validation (422 Invalid with its causes).
+ */
+import type { ApiContext } from '../api-context';
+import { invalid } from '../status-error';
+import type { ServedType } from '../types/resource-type';
+import { admitStorageCreate, validateStorageUpdate } from './storage/storage-admission';
+import { strategyFor } from './strategies';
+
+type Obj = Record<string, unknown>;
+
+const nameOf = (obj: Obj) => String((obj.metadata as Obj | undefined)?.name ?? '');
+
+/** mutating plugins, then the strategy's Validate */
+export function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj): void {
+  if (!rt.builtin) return;
+  admitStorageCreate(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
+  const causes = strategyFor(rt).validate?.(obj) ?? [];
+  if (causes.length) throw invalid(rt, nameOf(obj), causes);
+}
+
+/** the strategy's ValidateUpdate (main resource only), then validating plugins */
+export function admitBuiltinUpdate(ctx: ApiContext, rt: ServedType, obj: Obj, old: Obj, subresource?: string): void {
+  if (!rt.builtin || subresource) return;
+  const causes = strategyFor(rt).validateUpdate?.(obj, old) ?? [];
+  if (causes.length) throw invalid(rt, nameOf(obj), causes);
+  validateStorageUpdate(ctx.store, { group: rt.group, resource: rt.resource, object: obj, oldObject: old });
+}
