@@ -101,6 +101,9 @@ describe('storage objects through kubectl 1.32', () => {
     expect(first.err).toBe('');
     expect(first.out).toBe('storageclass.storage.k8s.io/fast created\nstorageclass.storage.k8s.io/slow created\npersistentvolume/pv1 created\npersistentvolumeclaim/data created\npersistentvolumeclaim/pinned created\n');
     expect((await kubectl('apply', '-f', path)).out).toMatch(/persistentvolumeclaim\/data unchanged\n/);
+    const ssa = await kubectl('apply', '--server-side', '-f', path);
+    expect(ssa.err).toBe('');
+    expect(ssa.out).toMatch(/persistentvolume\/pv1 serverside-applied\npersistentvolumeclaim\/data serverside-applied\n/);
   });
 
   it('defaults a claim: the default class, Filesystem, Pending, the protection finalizer', async () => {
@@ -125,6 +128,9 @@ describe('storage objects through kubectl 1.32', () => {
     [['get', 'sc'], /^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE\nfast \(default\)\s+kubevirt-ts.io\/hostpath\s+Delete\s+Immediate\s+true\s+\d+s\nslow\s+kubevirt-ts.io\/hostpath\s+Delete\s+WaitForFirstConsumer\s+false\s+\d+s\n$/],
     [['api-resources', '--api-group=storage.k8s.io'], /storageclasses\s+sc\s+storage.k8s.io\/v1\s+false\s+StorageClass/],
     [['api-resources', '--api-group='], /persistentvolumeclaims\s+pvc\s+v1\s+true\s+PersistentVolumeClaim[\s\S]*persistentvolumes\s+pv\s+v1\s+false\s+PersistentVolume/],
+    [['describe', 'pvc', 'data'], /Name:\s+data\nNamespace:\s+default\nStorageClass:\s+fast\nStatus:\s+Pending[\s\S]*Finalizers:\s+\[kubernetes.io\/pvc-protection\][\s\S]*VolumeMode:\s+Filesystem/],
+    [['describe', 'pv', 'pv1'], /Name:\s+pv1[\s\S]*StorageClass:\s+slow\nStatus:\s+Pending[\s\S]*Reclaim Policy:\s+Retain\nAccess Modes:\s+RWO,ROX[\s\S]*Type:\s+HostPath/],
+    [['describe', 'sc', 'fast'], /Name:\s+fast\nIsDefaultClass:\s+Yes[\s\S]*Provisioner:\s+kubevirt-ts.io\/hostpath[\s\S]*AllowVolumeExpansion:\s+True[\s\S]*ReclaimPolicy:\s+Delete\nVolumeBindingMode:\s+Immediate/],
   ])('kubectl %j prints kube\'s columns', async (args, expected) => {
     const r = await kubectl(...args);
     expect(r.err).toBe('');
