@@ -59,3 +59,15 @@ describe('validatePvcUpdate', () => {
     expect(messages(validatePvcUpdate(claim({ volumeMode: 'Block' }), claim({})))).toContain('volumeMode: Invalid value: "Block": field is immutable');
   });
 });
+
+describe('a claim\'s data source', () => {
+  it.each([
+    ['a claim to clone', { dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }, []],
+    ['a snapshot', { dataSourceRef: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: 's' } }, []],
+    ['a core kind other than a claim', { dataSource: { kind: 'Pod', name: 'x' } }, ['spec.dataSource: Invalid value: "Pod": must be \'PersistentVolumeClaim\' when referencing the default apiGroup']],
+    ['no name', { dataSourceRef: { kind: 'PersistentVolumeClaim' } }, ['spec.dataSourceRef.name: Required value']],
+    ['two that differ', { dataSource: { kind: 'PersistentVolumeClaim', name: 'a' }, dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'b' } }, ['spec: Invalid value: "spec.dataSource": must match dataSourceRef']],
+  ])('%s', (_n, spec, expected) => {
+    expect(messages(validatePvc(claim(spec)))).toEqual(expected);
+  });
+});

@@ -5,6 +5,7 @@
 import type { StatusCause } from '../../status-error';
 import { accessModeCauses, volumeModeCauses } from './access-modes';
 import { classNameCauses } from './class-name';
+import { dataSourceCauses } from './pvc-data-source';
 import { asRecord, asString, asStringList, fieldDiff, forbidden, immutable, invalidValue, required, sameJson } from './field-errors';
 import { parseQuantity, storageBytes } from './storage-quantity';
 
@@ -28,6 +29,7 @@ export function validatePvcSpec(specValue: unknown, path = 'spec'): StatusCause[
   causes.push(...storageRequestCauses(spec));
   causes.push(...classNameCauses(spec.storageClassName, `${path}.storageClassName`));
   causes.push(...volumeModeCauses(spec.volumeMode, `${path}.volumeMode`));
+  causes.push(...dataSourceCauses(spec, path));
   causes.push(...classNameCauses(spec.volumeAttributesClassName, `${path}.volumeAttributesClassName`));
   return causes;
 }

@@ -10,6 +10,7 @@ import { validatePv, validatePvUpdate } from './pv-validation';
 import { validatePvc, validatePvcUpdate } from './pvc-validation';
 import { validateStorageClass, validateStorageClassUpdate } from './storageclass-validation';
 import { checkQuantities } from './storage-quantity';
+import { normalizeDataSources } from './pvc-data-source';
 
 type Obj = Record<string, unknown>;
 
@@ -44,6 +45,7 @@ export const PVC_STRATEGY: Strategy = {
   prepareForCreate(pvc: Obj) {
     pvcQuantities(pvc);
     defaultPvc(pvc);
+    normalizeDataSources(specOf(pvc));
     pvc.status = { phase: 'Pending' };
   },
   prepareForUpdate(pvc: Obj) {
