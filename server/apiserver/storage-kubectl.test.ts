@@ -159,6 +159,11 @@ describe('storage objects through kubectl 1.32', () => {
     const pvc = await json('pvc', 'data');
     expect(pvc.status.phase).toBe('Bound');
     expect(pvc.metadata.labels).toEqual({ tier: 'gold' });
+    const statusWrite = await kubectl('patch', 'pvc', 'data', '--subresource=status', '--type=merge', '-p', '{"spec":{"volumeMode":"Block"},"status":{"conditions":[{"type":"Resizing","status":"False"}]}}');
+    expect(statusWrite.code).toBe(0);
+    const after = await json('pvc', 'data');
+    expect(after.spec.volumeMode).toBe('Filesystem');
+    expect(after.status.conditions).toEqual([{ type: 'Resizing', status: 'False' }]);
   });
 
   it('refuses to shrink a bound claim below its capacity', async () => {
