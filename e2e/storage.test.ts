@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-  c = await startLifecycleCluster({ nodes: 1 });
+  c = await startLifecycleCluster({ nodes: 2 });
   kubectl = makeKubectl(c.cluster.kubeconfig);
 }, 240_000);
 afterAll(async () => {
@@ -133,6 +133,35 @@ describe('storage', () => {
     expect(await shell.run(`dd if=/dev/${dev} bs=512 skip=1000 count=1 2>/dev/null | head -c 21`)).toBe('kvts-written-by-guest');
     expect(await shell.run('cat /data/note.txt')).toBe('kept-across-restarts');
     shell.close();
+  }, 600_000);
+
+  it('a VM on the shared class is live-migratable and migrates with its disk left in place, files intact', async () => {
+    const yaml = vmYaml('moving', `${base}/disk.qcow2`, 'shared');
+    expect((await kubectl.run('apply', '-f', kubectl.file('moving.yaml', yaml))).err).toBe('');
+    await until('moving Running', async () => isRunning(await readState(c.admin, 'moving')), BOOT_MS * 2);
+    const before = await readVMI(c.admin, 'moving');
+    expect(before.status.volumeStatus.find((v: { name: string }) => v.name === 'files').persistentVolumeClaimInfo.accessModes).toEqual(['ReadWriteMany']);
+    expect(before.status.conditions.find((x: { type: string }) => x.type === 'LiveMigratable')).toMatchObject({ status: 'True' });
+    let shell = await openGuestShell(c.admin, NS, 'moving');
+    expect(await shell.run('readlink /data')).toBe('/mnt/files');
+    await shell.run('echo written-before-migration > /data/moved.txt; sync');
+    shell.close();
+    const mig = {
+      apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstanceMigration',
+      metadata: { name: 'move-shared', namespace: NS }, spec: { vmiName: 'moving' },
+    };
+    expect((await callRest(c.admin, 'POST', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`, mig)).status).toBe(201);
+    const done = await until('migration final', async () => {
+      const m = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations/move-shared`)).body;
+      return ['Succeeded', 'Failed'].includes(m?.status?.phase) && m;
+    }, 180_000);
+    expect(done.status.phase).toBe('Succeeded');
+    const after = await readVMI(c.admin, 'moving');
+    expect(after.status.nodeName).not.toBe(before.status.nodeName);
+    shell = await openGuestShell(c.admin, NS, 'moving');
+    expect(await shell.run('cat /data/moved.txt')).toBe('written-before-migration');
+    shell.close();
+    expect((await callAction(c.admin, 'moving', 'stop')).status).toBe(202);
   }, 600_000);
 
   it('a DataVolume whose URL answers 404 fails with the status in its message, and leaves no claim behind', async () => {

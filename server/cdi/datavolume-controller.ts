@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject, V1PersistentVolumeClaim, V1Pod, V1StorageClass } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject, V1PersistentVolumeClaim, V1Pod, V1PodSpec, V1StorageClass } from '@kubernetes/client-node';
 import { isConflict, isNotFound, messageOf } from '../kube/api-errors';
 import { mergePatch, toDeleteBody } from '../kube/clients';
 import { Controller } from '../kube/controller';
@@ -17,7 +17,7 @@ import { log } from '../log';
 import { dataPaths } from '../data-dir';
 import { computeDataVolumeStatus, sameStatus } from './datavolume-status';
 import { CDI_APP_LABEL, CDI_GROUP, CDI_VERSION, DATAVOLUMES, DVPhase, sourceKindOf, type DataVolume } from './datavolume-types';
-import { importerPodName, renderImporterPod } from './render-importer-pod';
+import { importerPodName, renderImporterPod, type ImporterPlacement } from './render-importer-pod';
 import { renderClaim, requestedStorage } from './render-claim';
 import { PROGRESS_FILE } from './importer/progress';
 
@@ -46,7 +46,7 @@ export class DataVolumeController {
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.pods = new Informer({ kc, path: '/api/v1/pods', labelSelector: `app=${CDI_APP_LABEL}` });
     this.classes = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
-    this.controller = new Controller({ name: 'datavolume-controller', execute: (k) => this.sync(k), informers: [this.dataVolumes, this.claims, this.pods, this.classes], workers: 2 });
+    this.controller = new Controller({ name: 'datavolume-controller', execute: (k) => this.sync(k), informers: [this.dataVolumes, this.claims, this.pods, this.classes], workers: 1 });
     this.dataVolumes.on(this.controller.enqueueHandlers());
     const bySameName = (o: KubernetesObject) => this.controller.enqueue(keyOf(o));
     this.claims.on({ add: bySameName, update: (_o, n) => bySameName(n), delete: bySameName });
@@ -88,7 +88,11 @@ export class DataVolumeController {
     let failure = this.checkSpec(dv);
     if (!failure && pvc && !this.ownsClaim(dv, pvc)) failure = { reason: 'ErrResourceExists', message: `Resource "${pvc.metadata?.name}" already exists and is not managed by DataVolume` };
     if (!failure && !pvc && !done) pvc = await this.createClaim(dv);
-    if (!failure && pvc && !pod && !done && this.ownsClaim(dv, pvc)) await this.createImporter(dv, pvc);
+    if (!failure && pvc && !pod && !done && this.ownsClaim(dv, pvc)) {
+      const placement = await this.placementFor(dv);
+      if (placement === 'wait') this.controller.enqueueAfter(key, 500);
+      else await this.createImporter(dv, pvc, placement);
+    }
     const status = computeDataVolumeStatus(dv, { pvc, pod, failure, progress: this.progressOf(pod), now: new Date().toISOString() });
     if (!sameStatus(dv.status, status)) await this.writeStatus(dv, status);
     if (status.phase !== phase) this.announce(dv, status.phase ?? '', status.conditions?.find((c) => c.type === 'Running')?.message ?? '');
@@ -127,9 +131,40 @@ export class DataVolumeController {
     }
   }
 
-  private async createImporter(dv: DataVolume, pvc: V1PersistentVolumeClaim): Promise<void> {
+  /**
+   * A VM's node-local disks must end up on one node: the importer of a VM's DataVolume follows the
+   * VM's placement rules and the node a sibling's claim was given; while a sibling's importer is
+   * still unscheduled, it waits (one worker, so two siblings never start unpinned together).
+   */
+  private async placementFor(dv: DataVolume): Promise<ImporterPlacement | 'wait'> {
+    const owner = (dv.metadata.ownerReferences as { kind?: string; uid?: string; name?: string; controller?: boolean }[] | undefined)?.find((r) => r.controller && r.kind === 'VirtualMachine');
+    if (!owner) return {};
+    const ns = dv.metadata.namespace!;
+    const siblings = this.dataVolumes.list((d) => d.metadata.namespace === ns && d.metadata.name !== dv.metadata.name
+      && (d.metadata.ownerReferences as { uid?: string }[] | undefined)?.some((r) => r.uid === owner.uid) === true);
+    let node: string | undefined;
+    for (const s of siblings) {
+      const claimNode = this.claims.get(`${ns}/${s.metadata.name}`)?.metadata?.annotations?.['volume.kubernetes.io/selected-node'];
+      if (claimNode) node = claimNode;
+      else if (this.pods.get(`${ns}/${importerPodName(s)}`) && !this.pods.get(`${ns}/${importerPodName(s)}`)?.spec?.nodeName) return 'wait';
+    }
+    const template = await this.vmTemplateSpec(ns, owner.name ?? '');
+    return { node, nodeSelector: template?.nodeSelector, affinity: template?.affinity, tolerations: template?.tolerations };
+  }
+
+  private async vmTemplateSpec(namespace: string, name: string): Promise<Pick<V1PodSpec, 'nodeSelector' | 'affinity' | 'tolerations'> | undefined> {
     try {
-      await this.opts.core.createNamespacedPod({ namespace: dv.metadata.namespace!, body: renderImporterPod(dv, pvc) });
+      const vm = await this.opts.custom.getNamespacedCustomObject({ group: 'kubevirt.io', version: 'v1', plural: 'virtualmachines', namespace, name }) as { spec?: { template?: { spec?: Pick<V1PodSpec, 'nodeSelector' | 'affinity' | 'tolerations'> } } };
+      return vm.spec?.template?.spec;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  private async createImporter(dv: DataVolume, pvc: V1PersistentVolumeClaim, placement: ImporterPlacement): Promise<void> {
+    try {
+      await this.opts.core.createNamespacedPod({ namespace: dv.metadata.namespace!, body: renderImporterPod(dv, pvc, placement) });
       this.log.info({ dv: keyOf(dv as KubernetesObject), source: sourceKindOf(dv) }, 'importer pod created');
     } catch (err) {
       if (!isConflict(err)) throw err;
