@@ -88,6 +88,17 @@ spec:
         - {name: files, dataVolume: {name: ${name}-files}}
 `;
 
+/** `virtctl` as a user runs it, against the test cluster */
+function virtctl(...args: string[]): { out: string; err: string; code: number } {
+  try {
+    const out = execFileSync(process.execPath, [join(process.cwd(), 'bin', 'virtctl.mjs'), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: c.cluster.kubeconfig } });
+    return { out, err: '', code: 0 };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; status?: number };
+    return { out: e.stdout ?? '', err: e.stderr ?? '', code: e.status ?? 1 };
+  }
+}
+
 const dv = async (name: string) => (await callRest(c.admin, 'GET', `/apis/cdi.kubevirt.io/v1beta1/namespaces/${NS}/datavolumes/${name}`)).body;
 const pvc = async (name: string) => callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/persistentvolumeclaims/${name}`);
 
@@ -134,6 +145,38 @@ describe('storage', () => {
     expect(await shell.run('cat /data/note.txt')).toBe('kept-across-restarts');
     shell.close();
   }, 600_000);
+
+  it('a blank DataVolume hot-plugged into the running VM appears in the guest, and goes when removed', async () => {
+    const hot = {
+      apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', metadata: { name: 'hot', namespace: NS },
+      spec: { source: { blank: {} }, storage: { storageClassName: 'shared', resources: { requests: { storage: '64Mi' } } } },
+    };
+    expect((await callRest(c.admin, 'POST', `/apis/cdi.kubevirt.io/v1beta1/namespaces/${NS}/datavolumes`, hot)).status).toBe(201);
+    await until('hot DataVolume Succeeded', async () => (await dv('hot'))?.status?.phase === 'Succeeded', 120_000);
+    const added = virtctl('addvolume', 'imported', '--volume-name=hot', '--serial=hot');
+    expect(added.out, added.err).toBe('Successfully submitted add volume request to VMI imported for volume hot\n');
+    const ready = await until('hot volume Ready', async () => {
+      const s = (await readVMI(c.admin, 'imported')).status.volumeStatus?.find((v: { name: string }) => v.name === 'hot');
+      return s?.phase === 'Ready' && s;
+    }, 120_000);
+    expect(ready).toMatchObject({ target: 'sda', reason: 'VolumeReady', hotplugVolume: { attachPodName: 'hp-volume-imported-hot' } });
+    const shell = await openGuestShell(c.admin, NS, 'imported');
+    await until('the guest mounted the hot-plugged disk', async () => (await shell.run('grep -c " /mnt/hot " /proc/mounts')) === '1', 60_000);
+    await shell.run('echo hot > /mnt/hot/x; sync');
+    // a disk that was there at boot is not the guest's to lose this way
+    const refused = await callRest(c.admin, 'PUT', `/apis/subresources.kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/imported/removevolume`, { name: 'data' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('Unable to remove volume [data] because it is not hotpluggable');
+    const removed = virtctl('removevolume', 'imported', '--volume-name=hot');
+    expect(removed.out, removed.err).toBe('Successfully submitted remove volume request to VMI imported for volume hot\n');
+    await until('the guest lost the disk', async () => (await shell.run('for d in /sys/block/sd*; do [ -e "$d" ] && echo $d; done | wc -l')) === '0', 60_000);
+    shell.close();
+    await until('volume status and attachment pod gone', async () => {
+      const s = (await readVMI(c.admin, 'imported')).status.volumeStatus?.find((v: { name: string }) => v.name === 'hot');
+      const pod = await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods/hp-volume-imported-hot`);
+      return !s && pod.status === 404;
+    }, 60_000);
+  }, 400_000);
 
   it('a VM on the shared class is live-migratable and migrates with its disk left in place, files intact', async () => {
     const yaml = vmYaml('moving', `${base}/disk.qcow2`, 'shared');

@@ -30,6 +30,7 @@ const commands: Record<string, Command> = {
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
   storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes)', usage: `kv storage ${COMMON}`, load: async () => (await import('./storage/main')).runStorageCommand },
   importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },
+  'hotplug-disk': { describe: "hold a hot-plugged volume on its node (an attachment Pod's command)", usage: 'kv hotplug-disk', load: async () => (await import('./virt-controller/vmi/hotplug-holder')).runHotplugHolderCommand },
   launcher: { describe: "run one virt-launcher (a launcher Pod's command; configured by its environment)", usage: 'kv launcher', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
   'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
   console: { describe: 'run the web console', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]`, load: async () => (await import('./console/main')).runConsoleCommand },

@@ -17,3 +17,4 @@ export * from './kubevirt-cr';
 export * from './version';
 export * from './instancetype';
 export * from './common-instancetypes';
+export * from './volume-requests';

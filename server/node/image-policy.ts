@@ -10,8 +10,9 @@ import type { V1Container } from '@kubernetes/client-node';
 
 export const LAUNCHER_IMAGE_REPOSITORY = 'kubevirt-ts/virt-launcher';
 export const IMPORTER_IMAGE_REPOSITORY = 'kubevirt-ts/cdi-importer';
+export const HOTPLUG_IMAGE_REPOSITORY = 'kubevirt-ts/hotplug-disk';
 /** the images this kubelet runs, each with the one `kv` command it may run */
-const RUNNABLE: Record<string, string> = { [LAUNCHER_IMAGE_REPOSITORY]: 'launcher', [IMPORTER_IMAGE_REPOSITORY]: 'importer' };
+const RUNNABLE: Record<string, string> = { [LAUNCHER_IMAGE_REPOSITORY]: 'launcher', [IMPORTER_IMAGE_REPOSITORY]: 'importer', [HOTPLUG_IMAGE_REPOSITORY]: 'hotplug-disk' };
 export const IMAGE_REFUSED_REASON = 'ErrImagePull';
 
 export interface ImageRefusal { reason: string; message: string }
@@ -33,6 +34,6 @@ export function refuseImage(container: V1Container, allowHostCommands = false): 
   if (command && argv[0] === 'kv' && argv[1] === command) return undefined;
   return {
     reason: IMAGE_REFUSED_REASON,
-    message: `image "${image}" not runnable by the embedded kubelet: it runs only ${LAUNCHER_IMAGE_REPOSITORY} with the command "kv launcher" and ${IMPORTER_IMAGE_REPOSITORY} with "kv importer" (a process node has no container runtime to isolate anything else)`,
+    message: `image "${image}" not runnable by the embedded kubelet: it runs only ${LAUNCHER_IMAGE_REPOSITORY} with the command "kv launcher" and ${IMPORTER_IMAGE_REPOSITORY} with "kv importer" and ${HOTPLUG_IMAGE_REPOSITORY} with "kv hotplug-disk" (a process node has no container runtime to isolate anything else)`,
   };
 }

@@ -5,9 +5,9 @@ export const SERVED_VERSIONS = ['v1', 'v1alpha3'] as const;
 
 interface Sub { name: string; kind: string; verbs: string[] }
 
-const VM_SUBS: Sub[] = ['start', 'stop', 'restart', 'migrate'].map((s) => ({ name: `virtualmachines/${s}`, kind: 'VirtualMachine', verbs: ['update'] }));
+const VM_SUBS: Sub[] = ['start', 'stop', 'restart', 'migrate', 'addvolume', 'removevolume'].map((s) => ({ name: `virtualmachines/${s}`, kind: 'VirtualMachine', verbs: ['update'] }));
 const VMI_SUBS: Sub[] = [
-  ...['pause', 'unpause', 'softreboot'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['update'] })),
+  ...['pause', 'unpause', 'softreboot', 'addvolume', 'removevolume'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['update'] })),
   ...['vnc', 'console', 'guestosinfo', 'userlist', 'filesystemlist', 'vnc/screenshot'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['get'] })),
 ];
 const EXPAND: Sub = { name: 'virtualmachines/expand-spec', kind: 'VirtualMachine', verbs: ['get'] };

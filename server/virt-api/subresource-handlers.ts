@@ -15,6 +15,7 @@ import { planStop } from './lifecycle/stop';
 import { checkGuestAgent, checkPause, checkScreenshot, checkSoftReboot, checkUnpause } from './lifecycle/vmi-checks';
 import type { Write } from './lifecycle/writes';
 import { expandVM } from './expand-spec';
+import { parseVolumeRequest, requestOnVM, requestOnVMI } from './lifecycle/hotplug';
 import { readOptionalBody } from './request-body';
 import type { Caller } from './request-auth';
 import { findVM, findVMI, getVM, getVMI, type SubresourceContext } from './subresource-context';
@@ -61,12 +62,33 @@ const forward = (sub: string, method: 'GET' | 'PUT', check: (vmi: VirtualMachine
   },
 });
 
+const vmVolume = (kind: 'add' | 'remove'): Route => ({
+  method: 'PUT',
+  async run({ ctx, path, req }) {
+    const request = parseVolumeRequest(kind, await readOptionalBody(req));
+    const vm = await getVM(ctx, path.namespace, path.name);
+    await requestOnVM(ctx.custom, vm, await findVMI(ctx, path.namespace, path.name), request);
+    return { code: 202 };
+  },
+});
+
+const vmiVolume = (kind: 'add' | 'remove'): Route => ({
+  method: 'PUT',
+  async run({ ctx, path, req }) {
+    const request = parseVolumeRequest(kind, await readOptionalBody(req));
+    await requestOnVMI(ctx.custom, await getVMI(ctx, path.namespace, path.name), request);
+    return { code: 202 };
+  },
+});
+
 const ROUTES: Record<string, Record<string, Route>> = {
   virtualmachines: {
     start: lifecycle('start', planStart),
     stop: lifecycle('stop', planStop),
     restart: lifecycle('restart', planRestart),
     migrate: lifecycle('migrate', planMigrate),
+    addvolume: vmVolume('add'),
+    removevolume: vmVolume('remove'),
     'expand-spec': {
       method: 'GET',
       async run({ ctx, path }) {
@@ -77,6 +99,8 @@ const ROUTES: Record<string, Record<string, Route>> = {
   },
   virtualmachineinstances: {
     pause: forward('pause', 'PUT', checkPause),
+    addvolume: vmiVolume('add'),
+    removevolume: vmiVolume('remove'),
     unpause: forward('unpause', 'PUT', async (vmi, { ctx, path }) => checkUnpause(vmi, await findVM(ctx, path.namespace, path.name))),
     softreboot: forward('softreboot', 'PUT', checkSoftReboot),
     guestosinfo: forward('guestosinfo', 'GET', checkGuestAgent),

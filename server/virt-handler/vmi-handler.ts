@@ -6,6 +6,7 @@
  * a KubeVirt service account) cannot strand a VMI. Fine at embedded scale; see the report.
  */
 import { isDeepStrictEqual } from 'node:util';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import type { KubeClients } from '../kube/clients';
 import { Controller } from '../kube/controller';
@@ -18,6 +19,7 @@ import { Phase, Reason } from './constants';
 import { LauncherConnections } from './launcher-connections';
 import { forgetGuestInfo, observeLauncher } from './observe-launcher';
 import { podDirOf, podUIDOnNode } from './pod-dir';
+import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
 
 export interface VMIHandlerOptions {
   node: string;
@@ -87,11 +89,30 @@ export class VMIHandler {
     if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
     if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
     const status = computeDomainStatus(vmi, { ...seen, node: this.opts.node, now: new Date() });
+    if (status.phase === Phase.Running && hasHotplugWork(vmi)) {
+      const attached = await this.syncHotplug(podDir, key, vmi);
+      if (attached) {
+        const volumeStatus = withAttachedDisks(status.volumeStatus, vmi, attached);
+        if (volumeStatus) status.volumeStatus = volumeStatus;
+        else delete status.volumeStatus;
+      }
+    }
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
       await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any);
       this.recordTransition(vmi, status.phase, status.reason);
     }
     if (status.phase === Phase.Running || status.phase === Phase.Scheduled) this.controller.enqueueAfter(key, RESYNC_MS);
+  }
+
+  /** Hands the launcher the hot-plugged disks attached on this node; undefined when it could not answer. */
+  private async syncHotplug(podDir: string, key: string, vmi: VirtualMachineInstance): Promise<{ name: string; target: string }[] | undefined> {
+    try {
+      return await this.connections.get(podDir, key).client.request('hotplug', { disks: wantedHotplugDisks(vmi, this.opts.dataDir, this.opts.node) });
+    } catch (err) {
+      this.log.warn({ vmi: key, err: (err as Error).message }, 'hotplug sync failed');
+      void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, 'HotplugFailed', (err as Error).message);
+      return undefined;
+    }
   }
 
   private recordTransition(vmi: VirtualMachineInstance, phase?: string, reason?: string): void {

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
-import { LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
@@ -20,6 +20,7 @@ import { monitorMigration, type MigrationMonitor } from './migration/migration-m
 import { StepTimer } from './step-timer';
 import { SerialLog } from './serial-log';
 import { claimResolver, volumesDir } from './claim-mounts';
+import { HotplugDisks } from './hotplug-disks';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -66,8 +67,22 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
       case 'migrate': return this.migrate(a);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
+      case 'hotplug': return this.hotplug(a?.disks);
       case 'migrateCancel': await this.requireDomain().requireQmp().execute('migrate_cancel'); return queryMigration(this.domain!.requireQmp());
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
+    }
+  }
+
+  private hotplugDisks?: HotplugDisks;
+
+  private async hotplug(disks: unknown): Promise<{ name: string; target: string }[]> {
+    if (!Array.isArray(disks)) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'hotplug: disks must be a list');
+    const d = this.requireDomain();
+    this.hotplugDisks ??= new HotplugDisks(() => d.requireQmp(), d);
+    try {
+      return await this.hotplugDisks.sync(disks as HotplugDisk[]);
+    } catch (err) {
+      throw new CommandError(LAUNCHER_ERRORS.qmp, `hotplug: ${(err as Error).message}`);
     }
   }
 
@@ -101,6 +116,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     const { podDir } = this.opts;
     const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
     this.domain = domain;
+    this.hotplugDisks = undefined;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
     domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
     try {

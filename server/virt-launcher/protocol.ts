@@ -137,6 +137,17 @@ export interface MigrationInfo {
   errorDesc?: string;
 }
 
+/** A hot-plugged disk as virt-handler asks for it: the claim as the attachment Pod sees it. */
+export interface HotplugDisk {
+  name: string;
+  /** the claim's directory (disk.img inside, created sparse at capacityBytes when missing) or its Block file */
+  path: string;
+  block: boolean;
+  capacityBytes?: number;
+  readOnly?: boolean;
+  serial?: string;
+}
+
 /** Command name → [args, result]. */
 export interface Commands {
   sync: [{ vmi: LauncherVMI }, DomainStatus];
@@ -164,6 +175,8 @@ export interface Commands {
   migrate: [{ host: string; port: number; nbdPort?: number; params?: MigrationParams }, MigrationInfo];
   migrationStatus: [undefined, MigrationInfo];
   migrateCancel: [undefined, MigrationInfo];
+  /** the full set of hot-plugged disks wanted: missing ones attached (SCSI), others detached; returns what is attached, with its target */
+  hotplug: [{ disks: HotplugDisk[] }, { name: string; target: string }[]];
 }
 
 export type CommandName = keyof Commands;

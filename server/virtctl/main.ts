@@ -10,6 +10,7 @@ import { migrateCancelCommand } from './commands/migrate-cancel';
 import { guestInfoCommand } from './commands/guest-info';
 import { createCommand } from './commands/create';
 import { versionCommand } from './commands/version';
+import { volumeCommand } from './commands/volumes';
 import { vncCommand } from './commands/vnc';
 import { processOutput, type Output } from './output';
 import { UsageError, VirtctlError } from './virtctl-error';
@@ -32,6 +33,8 @@ export const COMMANDS: Record<string, Command> = {
   userlist: { usage: 'userlist VMI', describe: 'Return full list of logged in users on the guest machine.', run: (a, o) => guestInfoCommand('userlist', a, o) },
   fslist: { usage: 'fslist VMI', describe: 'Return full list of filesystems available on the guest machine.', run: (a, o) => guestInfoCommand('fslist', a, o) },
   create: { usage: 'create vm [--name N] [--instancetype [kind/]NAME] [--preference [kind/]NAME] [--volume-containerdisk src:IMAGE[,name:N][,bootorder:N]]... [--volume-pvc src:PVC[,name:N]]... [--memory Q] [--run-strategy S] [--user U --ssh-key KEY] [--cloud-init-user-data BASE64]', describe: 'Create a VirtualMachine manifest.', run: createCommand },
+  addvolume: { usage: 'addvolume VMI --volume-name=NAME [--serial S] [--cache C] [--persist] [--dry-run]', describe: 'add a volume to a running VM', run: (a, o) => volumeCommand('add', a, o) },
+  removevolume: { usage: 'removevolume VMI --volume-name=NAME [--persist] [--dry-run]', describe: 'remove a volume from a running VM', run: (a, o) => volumeCommand('remove', a, o) },
   version: { usage: 'version [--client]', describe: 'Print the client and server version information.', run: versionCommand },
 };
 

@@ -5,7 +5,9 @@
  */
 import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
-import { messageOf } from '../../kube/api-errors';
+import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
+import { toDeleteBody } from '../../kube/clients';
+import { HOTPLUG_APP, planAttachmentPods, renderAttachmentPod, withHotplugVolumeStatus } from './hotplug-pods';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
 import type { EventRecorder } from '../../kube/events';
@@ -37,6 +39,7 @@ const BY_VMI_UID = 'vmiUID';
 export class VMIController {
   readonly vmis: Informer<any>;
   readonly pods: Informer<any>;
+  readonly hotplugPods: Informer<V1Pod & KubernetesObject>;
   readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
   readonly dataVolumes: Informer<DataVolumeLike & KubernetesObject>;
   private readonly claimLookup: ClaimLookup;
@@ -51,13 +54,18 @@ export class VMIController {
       kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
       indexers: { [BY_VMI_UID]: (p: V1Pod) => [p.metadata?.labels?.[Label.CreatedBy]] },
     });
+    this.hotplugPods = new Informer({
+      kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${HOTPLUG_APP}`,
+      indexers: { [BY_VMI_UID]: (p: V1Pod) => [p.metadata?.labels?.[Label.CreatedBy]] },
+    });
+    this.hotplugPods.on({ add: (p) => this.onPod(p), update: (_o, p) => this.onPod(p), delete: (p) => this.onPod(p) });
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
     this.claimLookup = {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
       dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
     };
-    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
     const onClaim = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
     this.claims.on(onClaim);
     this.dataVolumes.on(onClaim);
@@ -74,7 +82,27 @@ export class VMIController {
 
   /** Runs informers and workers until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.controller.run(signal)]);
+  }
+
+  /** Hot-plugged claims: one attachment Pod each on the VMI's node while the VMI runs and names the volume. */
+  private async syncAttachmentPods(vmi: VirtualMachineInstance, pods: V1Pod[]): Promise<void> {
+    const plan = planAttachmentPods(vmi, pods, this.claimLookup);
+    const ns = vmi.metadata.namespace ?? 'default';
+    for (const c of plan.create) {
+      try {
+        await this.opts.clients.core.createNamespacedPod({ namespace: ns, body: renderAttachmentPod(vmi, c) });
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+      }
+    }
+    for (const p of plan.remove) {
+      try {
+        await this.opts.clients.core.deleteNamespacedPod({ namespace: ns, name: p.metadata!.name!, body: toDeleteBody({ uid: p.metadata?.uid }) });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
   }
 
   /** A claim or DataVolume changed: the VMIs in its namespace that use it sync again. */
@@ -102,7 +130,9 @@ export class VMIController {
     const claimsReady = () => claimsReadiness(vmi, this.claimLookup);
     const { error: syncError, created } = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render, claimsReady }, key, vmi, pods);
     const status = computeStatus(vmi, { pods: created ? [...pods, created] : pods, syncError, now: new Date() });
-    const volumeStatus = withClaimVolumeStatus(status.volumeStatus, vmi, this.claimLookup);
+    const attachments = this.hotplugPods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '');
+    await this.syncAttachmentPods(vmi, attachments);
+    const volumeStatus = withHotplugVolumeStatus(withClaimVolumeStatus(status.volumeStatus, vmi, this.claimLookup), vmi, attachments);
     if (volumeStatus) status.volumeStatus = volumeStatus;
     const vmiClient = clients.vmis as VMIClient;
     const written = await writeStatusIfChanged(vmiClient, vmi, status);

@@ -66,7 +66,8 @@ export function renderDiskArgs(input: ConverterInput, opts: { ahciBus: string })
   const args: string[] = [];
   const files: FileToCreate[] = [];
   let sataPort = 0;
-  if (plans.some((p) => p.bus === 'scsi')) args.push('-device', renderJson({ driver: 'virtio-scsi-pci', id: 'scsi0' }));
+  // always there, as in KubeVirt's domains: hot-plugged disks attach to it (HOTPLUG_SCSI_BUS)
+  args.push('-device', renderJson({ driver: 'virtio-scsi-pci', id: 'scsi0' }));
   for (const p of plans) {
     if (names.has(p.disk.name)) throw invalid(`spec.domain.devices.disks: two disks named '${p.disk.name}'`);
     names.add(p.disk.name);
