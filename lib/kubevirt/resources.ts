@@ -32,6 +32,11 @@ export const MigrationPolicyResource: ResourceDescriptor = {
   group: MIGRATIONS_GROUP, version: MIGRATIONS_VERSION, plural: 'migrationpolicies',
   kind: 'MigrationPolicy', namespaced: false,
 };
+/** CDI's DataVolume (cdi.kubevirt.io): a claim and how to fill it */
+export const DataVolumeResource: ResourceDescriptor = {
+  group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datavolumes',
+  kind: 'DataVolume', namespaced: true, shortNames: ['dv', 'dvs'],
+};
 /** Core kinds the console and the components read (group '' → /api/v1). */
 export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
@@ -62,6 +67,7 @@ export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   ClusterInstancetypeResource,
   PreferenceResource,
   ClusterPreferenceResource,
+  DataVolumeResource,
 ];
 
 /** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */
