@@ -14,10 +14,11 @@ import {
 
 /** Built-in resources our components touch (a typo guard, not Kubernetes' full list). */
 const BUILTIN_RESOURCES: Record<string, string[]> = {
-  '': ['pods', 'nodes', 'events', 'namespaces', 'services', 'endpoints', 'configmaps', 'secrets'],
+  '': ['pods', 'nodes', 'events', 'namespaces', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes'],
   apps: ['controllerrevisions'],
   'authorization.k8s.io': ['subjectaccessreviews', 'selfsubjectaccessreviews'],
   'authentication.k8s.io': ['tokenreviews'],
+  'storage.k8s.io': ['storageclasses'],
 };
 const VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'VirtualMachineClusterInstancetype', 'VirtualMachineClusterPreference']);
