@@ -36,7 +36,7 @@ export function parseChecksum(v: string): { algorithm: string; hex: string } {
   return { algorithm: m[1], hex: m[2].toLowerCase() };
 }
 
-export function readImportJob(env: NodeJS.ProcessEnv, volumesDir: string, podDir: string): ImportJob {
+export function readImportJob(env: Record<string, string | undefined>, volumesDir: string, podDir: string): ImportJob {
   const source = env[Env.Source] as ImportSource;
   if (!SOURCES.includes(source)) throw new Error(`${Env.Source} must be one of ${SOURCES.join(', ')}`);
   const sizeBytes = Number(env[Env.ImageSize]);

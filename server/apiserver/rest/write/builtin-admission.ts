@@ -5,7 +5,7 @@
 import type { ApiContext } from '../api-context';
 import { invalid } from '../status-error';
 import type { ServedType } from '../types/resource-type';
-import { admitStorageCreate, validateStorageUpdate } from './storage/storage-admission';
+import { admitStorageCreate, validateStorageUpdate } from './storage-kinds/storage-admission';
 import { strategyFor } from './strategies';
 
 type Obj = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { nowTimestamp } from '../codec/object-codec';
 import type { StatusCause } from '../status-error';
 import type { ServedType } from '../types/resource-type';
-import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage/storage-strategies';
+import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
 
 /**
  * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
