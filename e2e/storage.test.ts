@@ -4,7 +4,7 @@
  * (served by this test) boots with it; what the guest writes survives stop and start; bad input
  * (a 404 URL, a claim larger than the disk, deleting a claim in use) ends in a clear status.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -206,6 +206,39 @@ describe('storage', () => {
     shell.close();
     expect((await callAction(c.admin, 'moving', 'stop')).status).toBe(202);
   }, 600_000);
+
+  it('kv image-upload fills a DataVolume a VM then boots with; an image too big for its claim fails with the reason', async () => {
+    const kv = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [join(process.cwd(), 'bin', 'kv.mjs'), 'image-upload', ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: c.cluster.kubeconfig } });
+      return { out: r.stdout, err: r.stderr, code: r.status ?? 1 };
+    };
+    const up = kv('dv', 'uploaded', '--size=128Mi', `--image-path=${join(dir, 'disk.qcow2')}`, '--storage-class=shared');
+    expect(up.code, up.err).toBe(0);
+    expect(up.out).toContain('DataVolume default/uploaded created');
+    expect(up.out).toContain('Uploading data completed successfully, waiting for processing to complete');
+    expect(up.out).toContain('Uploading disk.qcow2 completed successfully');
+    expect(up.err).toMatch(/100\.00%/);
+    expect((await dv('uploaded')).status.phase).toBe('Succeeded');
+    const vm = vmYaml('booted', `${base}/disk.qcow2`, 'shared')
+      .replace(/  dataVolumeTemplates:[\s\S]*?  template:/, '  template:')
+      .replace('{name: data, dataVolume: {name: booted-disk}}', '{name: data, dataVolume: {name: uploaded}}')
+      .replace(/\n.*name: files.*/g, '');
+    expect((await kubectl.run('apply', '-f', kubectl.file('booted.yaml', vm))).err).toBe('');
+    await until('booted Running', async () => isRunning(await readState(c.admin, 'booted')), BOOT_MS);
+    const shell = await openGuestShell(c.admin, NS, 'booted');
+    const devName = await shell.run('for d in /sys/block/vd*; do [ "$(cat $d/serial)" = imported ] && basename $d; done');
+    expect(await shell.run(`head -c ${MARKER.length} /dev/${devName}`)).toBe(MARKER);
+    shell.close();
+    expect((await callAction(c.admin, 'booted', 'stop')).status).toBe(202);
+
+    // an image whose disk is larger than the claim it is sent to
+    execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', join(dir, 'big.qcow2'), '1G']);
+    const bad = kv('dv', 'garbage', '--size=64Mi', `--image-path=${join(dir, 'big.qcow2')}`, '--storage-class=shared', '--wait-secs=60');
+    expect(bad.code, bad.out).not.toBe(0);
+    expect(bad.err).toContain('Virtual image size 1073741824 is larger than the reported available storage 67108864. A larger PVC is required.');
+    await until('garbage DataVolume Failed', async () => (await dv('garbage'))?.status?.phase === 'Failed', 60_000);
+    await until('its claim gone', async () => (await pvc('garbage')).status === 404, 30_000);
+  }, 400_000);
 
   it('a DataVolume whose URL answers 404 fails with the status in its message, and leaves no claim behind', async () => {
     const body = {

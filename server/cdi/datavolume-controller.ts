@@ -20,6 +20,7 @@ import { CDI_APP_LABEL, CDI_GROUP, CDI_VERSION, DATAVOLUMES, DVPhase, sourceKind
 import { importerPodName, renderImporterPod, type ImporterPlacement } from './render-importer-pod';
 import { renderClaim, requestedStorage } from './render-claim';
 import { PROGRESS_FILE } from './importer/progress';
+import { parseQuantity } from '../../lib/kubevirt/quantity';
 
 export interface DataVolumeControllerOptions {
   kc: KubeConfig;
@@ -93,8 +94,10 @@ export class DataVolumeController {
       if (placement === 'wait') this.controller.enqueueAfter(key, 500);
       else await this.createImporter(dv, pvc, placement);
     }
-    const status = computeDataVolumeStatus(dv, { pvc, pod, failure, progress: this.progressOf(pod), now: new Date().toISOString() });
-    if (!sameStatus(dv.status, status)) await this.writeStatus(dv, status);
+    const upload = this.uploads.get(key);
+    const status = computeDataVolumeStatus(dv, { pvc, pod, failure, upload, progress: this.progressOf(pod), now: new Date().toISOString() });
+    const written = sameStatus(dv.status, status) || (await this.writeStatus(dv, status));
+    if (upload && written) this.uploads.delete(key);
     if (status.phase !== phase) this.announce(dv, status.phase ?? '', status.conditions?.find((c) => c.type === 'Running')?.message ?? '');
     if (status.phase === DVPhase.Succeeded && pod) await this.deleteQuietly(() => this.opts.core.deleteNamespacedPod({ namespace: ns, name: pod.metadata!.name!, body: toDeleteBody({ uid: pod.metadata?.uid }) }));
     if (status.phase === DVPhase.Failed && !failure) {
@@ -103,10 +106,32 @@ export class DataVolumeController {
     }
   }
 
+  /** what an upload endpoint reported, until the DataVolume's status says it */
+  private readonly uploads = new Map<string, { ok: true } | { ok: false; message: string }>();
+
+  /** The upload endpoint's view: where an UploadReady DataVolume's claim lives on this machine. */
+  async uploadTarget(namespace: string, name: string): Promise<{ path: string; sizeBytes: number } | { error: string; code: number }> {
+    const dv = this.dataVolumes.get(`${namespace}/${name}`);
+    if (!dv) return { error: `datavolume ${namespace}/${name} not found`, code: 404 };
+    if (sourceKindOf(dv) !== 'upload') return { error: `datavolume ${namespace}/${name} is not an upload DataVolume`, code: 400 };
+    if (dv.status?.phase !== DVPhase.UploadReady) return { error: `datavolume ${namespace}/${name} is not ready for upload (phase ${dv.status?.phase ?? 'Pending'})`, code: 409 };
+    const pvc = this.claims.get(`${namespace}/${name}`);
+    const pvName = pvc?.spec?.volumeName;
+    if (!pvc || !pvName) return { error: `the claim of ${namespace}/${name} is not bound`, code: 409 };
+    const pv = await this.opts.core.readPersistentVolume({ name: pvName });
+    const path = pv.spec?.local?.path ?? pv.spec?.hostPath?.path;
+    if (!path) return { error: `volume ${pvName} has no path on this machine`, code: 500 };
+    return { path, sizeBytes: parseQuantity(pvc.status?.capacity?.storage) ?? 0 };
+  }
+
+  async uploadFinished(namespace: string, name: string, outcome: { ok: true } | { ok: false; message: string }): Promise<void> {
+    this.uploads.set(`${namespace}/${name}`, outcome);
+    this.controller.enqueue(`${namespace}/${name}`);
+  }
+
   private checkSpec(dv: DataVolume): { reason: string; message: string } | undefined {
     const kind = sourceKindOf(dv);
     if (!kind) return { reason: 'InvalidSpec', message: 'DataVolume has no supported source (http, registry, pvc, blank)' };
-    if (kind === 'upload') return { reason: 'InvalidSpec', message: 'upload sources are not served yet' };
     if (kind === 'pvc' && dv.spec.source?.pvc?.namespace && dv.spec.source.pvc.namespace !== dv.metadata.namespace) {
       return { reason: 'InvalidSpec', message: 'cloning from another namespace is not supported' };
     }
@@ -177,14 +202,16 @@ export class DataVolumeController {
     void this.opts.recorder.record(dv as KubernetesObject, ok ? EventTypeNormal : EventTypeWarning, phase === DVPhase.Failed ? 'Error' : phase, text);
   }
 
-  private async writeStatus(dv: DataVolume, status: DataVolume['status']): Promise<void> {
+  /** true when written; false when the cache was behind (an event follows) */
+  private async writeStatus(dv: DataVolume, status: DataVolume['status']): Promise<boolean> {
     try {
       await this.opts.custom.patchNamespacedCustomObjectStatus({
         group: CDI_GROUP, version: CDI_VERSION, plural: DATAVOLUMES, namespace: dv.metadata.namespace!, name: dv.metadata.name!,
         body: { metadata: { resourceVersion: dv.metadata.resourceVersion }, status },
       }, mergePatch);
+      return true;
     } catch (err) {
-      if (isNotFound(err) || isConflict(err)) return; // gone, or our cache is behind: an event follows
+      if (isNotFound(err) || isConflict(err)) return false; // gone, or our cache is behind: an event follows
       throw err;
     }
   }

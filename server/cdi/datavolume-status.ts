@@ -10,6 +10,8 @@ export interface DataVolumeInputs {
   pod?: V1Pod;
   /** the importer's progress ("45.12%"), where it can be read */
   progress?: string;
+  /** an upload's outcome, reported by the upload endpoint */
+  upload?: { ok: true } | { ok: false; message: string };
   /** a failure the controller saw (bad spec, claim conflict) */
   failure?: { reason: string; message: string };
   now: string;
@@ -45,6 +47,7 @@ export function computeDataVolumeStatus(dv: DataVolume, inputs: DataVolumeInputs
     return { ...status, conditions: conds };
   }
   if (prior.phase === DVPhase.Succeeded) return { ...status, conditions: conds };
+  if (sourceKindOf(dv) === 'upload') return uploadStatus(status, conds, inputs);
   const t = terminated(pod);
   if (t && t.exitCode === 0) {
     status.phase = DVPhase.Succeeded;
@@ -68,6 +71,25 @@ export function computeDataVolumeStatus(dv: DataVolume, inputs: DataVolumeInputs
     : { type: 'Running', status: 'False', reason: waiting?.reason ?? '', message: waiting?.message ?? '' }, now);
   conds = setCondition(conds, { type: 'Ready', status: 'False', reason: '', message: '' }, now);
   return { ...status, conditions: conds };
+}
+
+/** CDI's upload phases: UploadScheduled until the claim is bound and held, UploadReady, then the upload's outcome */
+function uploadStatus(status: DataVolumeStatus, conds: DataVolumeCondition[], inputs: DataVolumeInputs): DataVolumeStatus {
+  const { now, upload, pod, pvc } = inputs;
+  if (upload?.ok) {
+    conds = setCondition(conds, { type: 'Running', status: 'False', reason: 'Completed', message: 'Upload Complete' }, now);
+    conds = setCondition(conds, { type: 'Ready', status: 'True', reason: '', message: '' }, now);
+    return { ...status, phase: DVPhase.Succeeded, progress: '100.0%', conditions: conds };
+  }
+  if (upload && !upload.ok) {
+    conds = setCondition(conds, { type: 'Running', status: 'False', reason: 'Error', message: upload.message }, now);
+    conds = setCondition(conds, { type: 'Ready', status: 'False', reason: '', message: '' }, now);
+    return { ...status, phase: DVPhase.Failed, conditions: conds };
+  }
+  const ready = pod?.status?.phase === 'Running' && pvc?.status?.phase === 'Bound';
+  conds = setCondition(conds, ready ? { type: 'Running', status: 'True', reason: 'Pod is running', message: '' } : { type: 'Running', status: 'False', reason: '', message: '' }, now);
+  conds = setCondition(conds, { type: 'Ready', status: 'False', reason: '', message: '' }, now);
+  return { ...status, phase: ready ? DVPhase.UploadReady : DVPhase.UploadScheduled, progress: 'N/A', conditions: conds };
 }
 
 /** status equal but for heartbeat times: nothing to write */

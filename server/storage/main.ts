@@ -8,9 +8,11 @@ import { EventRecorder } from '../kube/events';
 import { log } from '../log';
 import { dataDirFromFlags, kubeConfigFromFlags, parseFlags, signalOnTermination } from '../node/cli-flags';
 import { VolumeController } from './volume-controller';
+import { createUploadServer } from '../cdi/upload/upload-server';
+import { advertiseUploadProxy } from '../cdi/upload/advertise';
 
 export async function runStorageCommand(argv: string[]): Promise<void> {
-  const flags = parseFlags(argv, {});
+  const flags = parseFlags(argv, { 'upload-port': { type: 'string' }, 'upload-host': { type: 'string' } });
   const kc = kubeConfigFromFlags(flags);
   const dataDir = dataDirFromFlags(flags);
   const core = kc.makeApiClient(CoreV1Api);
@@ -19,9 +21,16 @@ export async function runStorageCommand(argv: string[]): Promise<void> {
   const recorder = new EventRecorder(core, { component: 'persistentvolume-controller' });
   const cdiRecorder = new EventRecorder(core, { component: 'datavolume-controller' });
   const custom = kc.makeApiClient(CustomObjectsApi);
-  await Promise.all([
-    new VolumeController({ kc, core, recorder, dataDir }).run(signal),
-    new DataVolumeController({ kc, core, custom, recorder: cdiRecorder, dataDir }).run(signal),
-  ]);
+  const dataVolumes = new DataVolumeController({ kc, core, custom, recorder: cdiRecorder, dataDir });
+  const runs = [new VolumeController({ kc, core, recorder, dataDir }).run(signal), dataVolumes.run(signal)];
+  if (typeof flags['upload-port'] === 'string') {
+    const host = typeof flags['upload-host'] === 'string' ? flags['upload-host'] : '127.0.0.1';
+    const port = Number(flags['upload-port']);
+    const server = createUploadServer(kc, { resolve: (ns, n) => dataVolumes.uploadTarget(ns, n), finished: (ns, n, o) => dataVolumes.uploadFinished(ns, n, o) });
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, resolve); });
+    signal.addEventListener('abort', () => server.close(), { once: true });
+    runs.push(advertiseUploadProxy(core, host, port, signal));
+  }
+  await Promise.all(runs);
   process.exit(0);
 }

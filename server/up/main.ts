@@ -40,7 +40,7 @@ async function virtApiAnswers(kubeconfig: string, port: number, timeoutMs: numbe
   return !!access && (await apiGet({ ...access, server: `https://127.0.0.1:${port}` }, '/healthz', timeoutMs)).status === 200;
 }
 
-function plan(o: UpOptions, handlerPorts: number[]): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
+function plan(o: UpOptions, handlerPorts: number[], uploadPort: number): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
   const common = ['--data-dir', o.dataDir];
   const paths = dataPaths(o.dataDir);
   const kubeconfig = ['--kubeconfig', paths.kubeconfig];
@@ -57,7 +57,10 @@ function plan(o: UpOptions, handlerPorts: number[]): { apiserver: ComponentSpec;
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
       { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
-      { name: 'storage', args: ['storage', ...common, ...kubeconfig] },
+      {
+        name: 'storage', args: ['storage', ...common, ...kubeconfig, '--upload-port', String(uploadPort)],
+        liveness: { check: async (timeoutMs) => (await httpStatus(`http://127.0.0.1:${uploadPort}/healthz`, timeoutMs)) === 200 },
+      },
     ],
     nodes: names.flatMap((n, i) => [
       { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
@@ -96,7 +99,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
   if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: await freeLoopbackPort() };
   const handlerPorts = await Promise.all(Array.from({ length: opts.nodes }, () => freeLoopbackPort()));
-  const p = plan(opts, handlerPorts);
+  const p = plan(opts, handlerPorts, await freeLoopbackPort());
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {

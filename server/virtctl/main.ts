@@ -11,6 +11,7 @@ import { guestInfoCommand } from './commands/guest-info';
 import { createCommand } from './commands/create';
 import { versionCommand } from './commands/version';
 import { volumeCommand } from './commands/volumes';
+import { imageUploadCommand } from './commands/image-upload';
 import { vncCommand } from './commands/vnc';
 import { processOutput, type Output } from './output';
 import { UsageError, VirtctlError } from './virtctl-error';
@@ -35,6 +36,7 @@ export const COMMANDS: Record<string, Command> = {
   create: { usage: 'create vm [--name N] [--instancetype [kind/]NAME] [--preference [kind/]NAME] [--volume-containerdisk src:IMAGE[,name:N][,bootorder:N]]... [--volume-pvc src:PVC[,name:N]]... [--memory Q] [--run-strategy S] [--user U --ssh-key KEY] [--cloud-init-user-data BASE64]', describe: 'Create a VirtualMachine manifest.', run: createCommand },
   addvolume: { usage: 'addvolume VMI --volume-name=NAME [--serial S] [--cache C] [--persist] [--dry-run]', describe: 'add a volume to a running VM', run: (a, o) => volumeCommand('add', a, o) },
   removevolume: { usage: 'removevolume VMI --volume-name=NAME [--persist] [--dry-run]', describe: 'remove a volume from a running VM', run: (a, o) => volumeCommand('remove', a, o) },
+  'image-upload': { usage: 'image-upload dv NAME --size=SIZE --image-path=FILE [--storage-class C] [--access-mode M] [--volume-mode filesystem|block] [--uploadproxy-url URL] [--no-create] [--wait-secs N] [--insecure]', describe: 'Upload a VM image to a DataVolume.', run: imageUploadCommand },
   version: { usage: 'version [--client]', describe: 'Print the client and server version information.', run: versionCommand },
 };
 

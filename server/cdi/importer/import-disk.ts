@@ -56,6 +56,22 @@ async function writeRaw(file: string, format: string, dest: string, block: boole
   await qemuImg(['resize', '-f', 'raw', dest, String(capacity)]);
 }
 
+/**
+ * A disk image already in a scratch file (an upload) → the claim's disk: checked, converted and
+ * sized as an import is. `target`: the claim's directory or Block file. Leaves no partial disk.
+ */
+export async function diskFromFile(scratch: string, target: string, sizeBytes: number): Promise<void> {
+  const block = !(await isDirectory(target));
+  const dest = block ? target : join(target, DISK_IMAGE);
+  try {
+    const { format } = await checkSource(scratch, sizeBytes);
+    await writeRaw(scratch, format, dest, block, sizeBytes);
+  } catch (err) {
+    if (!block) await rm(dest, { force: true });
+    throw err;
+  }
+}
+
 export async function importDisk(job: ImportJob, progress: ProgressFile, resolveImage?: (ref: string) => string | undefined): Promise<string> {
   const block = !(await isDirectory(job.target));
   const dest = block ? job.target : join(job.target, DISK_IMAGE);
@@ -85,6 +101,8 @@ export async function importDisk(job: ImportJob, progress: ProgressFile, resolve
         if (!block) await qemuImg(['resize', '-f', 'raw', dest, String(job.sizeBytes)]);
         break;
       }
+      case 'upload':
+        throw new ImportError('upload sources are filled by the upload endpoint');
       case 'pvc': {
         const src = (await isDirectory(job.sourcePath!)) ? join(job.sourcePath!, DISK_IMAGE) : job.sourcePath!;
         const { format } = await checkSource(src, job.sizeBytes);

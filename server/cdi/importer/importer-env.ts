@@ -2,7 +2,7 @@
  * PURE: what an importer Pod is asked to do, from its environment (CDI's importer reads the same
  * kind of variables): the source, its endpoint, an optional checksum, and the target's size.
  */
-export type ImportSource = 'http' | 'blank' | 'pvc' | 'registry';
+export type ImportSource = 'http' | 'blank' | 'pvc' | 'registry' | 'upload';
 
 export interface ImportJob {
   source: ImportSource;
@@ -27,7 +27,7 @@ export const Env = {
 
 export const DATA_VOLUME_NAME = 'cdi-data-vol';
 export const SOURCE_VOLUME_NAME = 'cdi-source-vol';
-const SOURCES: ImportSource[] = ['http', 'blank', 'pvc', 'registry'];
+const SOURCES: ImportSource[] = ['http', 'blank', 'pvc', 'registry', 'upload'];
 const ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha512'];
 
 export function parseChecksum(v: string): { algorithm: string; hex: string } {

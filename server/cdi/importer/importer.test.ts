@@ -26,7 +26,7 @@ describe('importer', () => {
   it('reads its job from the environment, refusing what it cannot do', () => {
     expect(readImportJob({ IMPORTER_SOURCE: 'http', IMPORTER_ENDPOINT: 'http://x/a.qcow2', IMPORTER_IMAGE_SIZE: '1024', IMPORTER_CHECKSUM: 'sha256:AB' }, '/v', '/p'))
       .toEqual({ source: 'http', endpoint: 'http://x/a.qcow2', sizeBytes: 1024, podDir: '/p', checksum: { algorithm: 'sha256', hex: 'ab' }, target: '/v/cdi-data-vol', sourcePath: undefined });
-    expect(() => readImportJob({ IMPORTER_SOURCE: 'ftp', IMPORTER_IMAGE_SIZE: '1' }, '/v', '/p')).toThrow('IMPORTER_SOURCE must be one of http, blank, pvc, registry');
+    expect(() => readImportJob({ IMPORTER_SOURCE: 'ftp', IMPORTER_IMAGE_SIZE: '1' }, '/v', '/p')).toThrow('IMPORTER_SOURCE must be one of http, blank, pvc, registry, upload');
     expect(() => readImportJob({ IMPORTER_SOURCE: 'http', IMPORTER_IMAGE_SIZE: '1' }, '/v', '/p')).toThrow('IMPORTER_ENDPOINT is required for source http');
     expect(() => parseChecksum('crc32:00')).toThrow('invalid checksum');
   });

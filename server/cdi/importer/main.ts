@@ -14,6 +14,15 @@ import { ProgressFile } from './progress';
 
 const TERMINATION_FILE = 'termination.json';
 
+/** An upload's Pod only holds the claim on its node while the upload endpoint writes into it. */
+async function holdForUpload(): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => { clearInterval(keepAlive); resolve(); });
+  });
+  process.exit(0);
+}
+
 export async function runImporterCommand(): Promise<void> {
   const podDir = process.env.KV_POD_DIR ?? process.cwd();
   const volumesDir = process.env.KV_VOLUMES_DIR || join(podDir, 'volumes');
@@ -24,6 +33,7 @@ export async function runImporterCommand(): Promise<void> {
   };
   try {
     const job = readImportJob(process.env, volumesDir, podDir);
+    if (job.source === 'upload') return await holdForUpload();
     logger.info({ source: job.source, endpoint: job.endpoint, sizeBytes: job.sizeBytes }, 'import starting');
     const images = process.env.KV_DATA_DIR ? dataPaths(process.env.KV_DATA_DIR).images : undefined;
     const started = Date.now();
