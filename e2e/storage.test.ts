@@ -220,7 +220,7 @@ describe('storage', () => {
     expect(up.err).toMatch(/100\.00%/);
     expect((await dv('uploaded')).status.phase).toBe('Succeeded');
     const vm = vmYaml('booted', `${base}/disk.qcow2`, 'shared')
-      .replace(/  dataVolumeTemplates:[\s\S]*?  template:/, '  template:')
+      .replace(/ {2}dataVolumeTemplates:[\s\S]*? {2}template:/, '  template:')
       .replace('{name: data, dataVolume: {name: booted-disk}}', '{name: data, dataVolume: {name: uploaded}}')
       .replace(/\n.*name: files.*/g, '');
     expect((await kubectl.run('apply', '-f', kubectl.file('booted.yaml', vm))).err).toBe('');
