@@ -37,6 +37,10 @@ export const DataVolumeResource: ResourceDescriptor = {
   group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datavolumes',
   kind: 'DataVolume', namespaced: true, shortNames: ['dv', 'dvs'],
 };
+const snapshotResource = (kind: string, plural: string, shortNames: string[]): ResourceDescriptor => ({ group: 'snapshot.kubevirt.io', version: 'v1beta1', plural, kind, namespaced: true, shortNames });
+export const VirtualMachineSnapshotResource = snapshotResource('VirtualMachineSnapshot', 'virtualmachinesnapshots', ['vmsnapshot', 'vmsnapshots']);
+export const VirtualMachineSnapshotContentResource = snapshotResource('VirtualMachineSnapshotContent', 'virtualmachinesnapshotcontents', ['vmsnapshotcontent', 'vmsnapshotcontents']);
+export const VirtualMachineRestoreResource = snapshotResource('VirtualMachineRestore', 'virtualmachinerestores', ['vmrestore', 'vmrestores']);
 /** Core kinds the console and the components read (group '' → /api/v1). */
 export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
@@ -68,6 +72,9 @@ export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   PreferenceResource,
   ClusterPreferenceResource,
   DataVolumeResource,
+  VirtualMachineSnapshotResource,
+  VirtualMachineSnapshotContentResource,
+  VirtualMachineRestoreResource,
 ];
 
 /** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */

@@ -67,6 +67,7 @@ export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
     columns: [AGE, { name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
   },
   ...instancetypeSpecs(),
+  ...snapshotSpecs(),
   {
     // CDI's DataVolume (cdi.kubevirt.io): a PVC and how to fill it; the storage component imports it
     definition: 'v1beta1.DataVolume', group: 'cdi.kubevirt.io', version: 'v1beta1', kind: 'DataVolume',
@@ -97,6 +98,29 @@ function instancetypeSpecs(): CRDSpec[] {
     one('VirtualMachineClusterInstancetype', 'virtualmachineclusterinstancetypes', 'Cluster', ['vmclusterinstancetype', 'vmclusterinstancetypes', 'vmcf', 'vmcfs']),
     one('VirtualMachinePreference', 'virtualmachinepreferences', 'Namespaced', ['vmpref', 'vmprefs', 'vmp', 'vmps']),
     one('VirtualMachineClusterPreference', 'virtualmachineclusterpreferences', 'Cluster', ['vmcp', 'vmcps']),
+  ];
+}
+
+/** snapshot.kubevirt.io: snapshots of VMs, their contents, and restores (KubeVirt's columns) */
+function snapshotSpecs(): CRDSpec[] {
+  const date = (name: string, jsonPath: string) => ({ name, type: 'date', jsonPath });
+  const str = (name: string, jsonPath: string) => ({ name, type: 'string', jsonPath });
+  const one = (kind: string, plural: string, shortNames: string[], columns: CRDSpec['columns']): CRDSpec => ({
+    definition: `v1beta1.${kind}`, group: 'snapshot.kubevirt.io', version: 'v1beta1', kind, plural, singular: plural.replace(/s$/, ''),
+    scope: 'Namespaced', shortNames, categories: [], statusSubresource: true, columns,
+  });
+  return [
+    one('VirtualMachineSnapshot', 'virtualmachinesnapshots', ['vmsnapshot', 'vmsnapshots'], [
+      str('SourceKind', '.spec.source.kind'), str('SourceName', '.spec.source.name'), str('Phase', '.status.phase'),
+      { name: 'ReadyToUse', type: 'boolean', jsonPath: '.status.readyToUse' }, date('CreationTime', '.status.creationTime'), str('Error', '.status.error.message'), AGE,
+    ]),
+    one('VirtualMachineSnapshotContent', 'virtualmachinesnapshotcontents', ['vmsnapshotcontent', 'vmsnapshotcontents'], [
+      { name: 'ReadyToUse', type: 'boolean', jsonPath: '.status.readyToUse' }, date('CreationTime', '.status.creationTime'), str('Error', '.status.error.message'), AGE,
+    ]),
+    one('VirtualMachineRestore', 'virtualmachinerestores', ['vmrestore', 'vmrestores'], [
+      str('TargetKind', '.spec.target.kind'), str('TargetName', '.spec.target.name'), { name: 'Complete', type: 'boolean', jsonPath: '.status.complete' },
+      date('RestoreTime', '.status.restoreTime'), str('Error', '.status.error.message'), AGE,
+    ]),
   ];
 }
 

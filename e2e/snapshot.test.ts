@@ -1,0 +1,98 @@
+/**
+ * Snapshots and restore as a KubeVirt user does them, on a `kv up` cluster with a real guest: a
+ * snapshot of a running VM (crash-consistent: Online, NoGuestAgent) copies its claim; what the
+ * guest writes afterwards is gone after a restore; a restore onto a running VM waits with
+ * KubeVirt's message until the VM is stopped; deleting the snapshot deletes its content.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openGuestShell } from './support/guest-shell';
+import { makeKubectl, type Kubectl } from './support/kubectl';
+import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
+import { callAction, isRunning } from './support/lifecycle-table';
+import { callRest, until } from './support/rest';
+import { NS, readState } from './support/vm-fixtures';
+
+const BOOT_MS = 150_000;
+const SNAP = (plural: string, name = '') => `/apis/snapshot.kubevirt.io/v1beta1/namespaces/${NS}/${plural}${name ? `/${name}` : ''}`;
+let c: LifecycleCluster;
+let kubectl: Kubectl;
+
+beforeAll(async () => {
+  c = await startLifecycleCluster({ nodes: 1 });
+  kubectl = makeKubectl(c.cluster.kubeconfig);
+}, 240_000);
+afterAll(async () => {
+  kubectl?.dispose();
+  await c?.stop();
+});
+
+const VM = `apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: snapvm
+spec:
+  runStrategy: Always
+  dataVolumeTemplates:
+    - metadata: {name: snapvm-files}
+      spec:
+        source: {blank: {}}
+        storage: {resources: {requests: {storage: 64Mi}}}
+  template:
+    spec:
+      domain:
+        memory: {guest: 128Mi}
+        devices:
+          disks:
+            - {name: root, disk: {bus: virtio}}
+            - {name: files, serial: files, disk: {bus: virtio}}
+      volumes:
+        - {name: root, containerDisk: {image: demo}}
+        - {name: files, dataVolume: {name: snapvm-files}}
+`;
+
+describe('snapshots and restore', () => {
+  it('snapshot a running VM, write more, restore onto the stopped VM: the earlier content is back', async () => {
+    expect((await kubectl.run('apply', '-f', kubectl.file('vm.yaml', VM))).err).toBe('');
+    await until('snapvm Running', async () => isRunning(await readState(c.admin, 'snapvm')), BOOT_MS);
+    let shell = await openGuestShell(c.admin, NS, 'snapvm');
+    expect(await shell.run('readlink /data')).toBe('/mnt/files');
+    await shell.run('echo before > /data/a.txt; sync');
+
+    const snapshot = { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineSnapshot', metadata: { name: 'snap-1' }, spec: { source: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm' } } };
+    const t0 = Date.now();
+    expect((await callRest(c.admin, 'POST', SNAP('virtualmachinesnapshots'), snapshot)).status).toBe(201);
+    const done = await until('snapshot ready', async () => {
+      const s = (await callRest(c.admin, 'GET', SNAP('virtualmachinesnapshots', 'snap-1'))).body;
+      return s.status?.readyToUse === true && s;
+    }, 60_000);
+    process.stderr.write(`snapshot of a running VM ready in ${Date.now() - t0} ms\n`);
+    expect(done.status).toMatchObject({ phase: 'Succeeded', indications: ['Online', 'NoGuestAgent'], snapshotVolumes: { includedVolumes: ['files'], excludedVolumes: ['root'] } });
+    const content = (await callRest(c.admin, 'GET', SNAP('virtualmachinesnapshotcontents', done.status.virtualMachineSnapshotContentName))).body;
+    expect(content.spec.volumeBackups.map((b: { volumeName: string }) => b.volumeName)).toEqual(['files']);
+    expect((await kubectl.run('get', 'vmsnapshot', 'snap-1')).out).toMatch(/^NAME\s+SOURCEKIND\s+SOURCENAME\s+PHASE\s+READYTOUSE\s+CREATIONTIME\s+ERROR\s+AGE\nsnap-1\s+VirtualMachine\s+snapvm\s+Succeeded\s+true\s/);
+
+    await shell.run('echo after > /data/a.txt; echo new > /data/b.txt; sync');
+    shell.close();
+
+    const restore = { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineRestore', metadata: { name: 'restore-1' }, spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm' }, virtualMachineSnapshotName: 'snap-1' } };
+    expect((await callRest(c.admin, 'POST', SNAP('virtualmachinerestores'), restore)).status).toBe(201);
+    const waiting = await until('restore refused while running', async () => (await callRest(c.admin, 'GET', SNAP('virtualmachinerestores', 'restore-1'))).body.status?.conditions?.find((x: { type: string }) => x.type === 'Ready'), 30_000);
+    expect(waiting.message).toBe('VirtualMachine "snapvm" run strategy has to be Halted');
+
+    expect((await callAction(c.admin, 'snapvm', 'stop')).status).toBe(202);
+    await until('restore complete once the VM stopped', async () => (await callRest(c.admin, 'GET', SNAP('virtualmachinerestores', 'restore-1'))).body.status?.complete === true, BOOT_MS);
+    expect((await callAction(c.admin, 'snapvm', 'start')).status).toBe(202);
+    await until('snapvm Running again', async () => isRunning(await readState(c.admin, 'snapvm')), BOOT_MS);
+    shell = await openGuestShell(c.admin, NS, 'snapvm');
+    expect(await shell.run('cat /data/a.txt')).toBe('before');
+    expect(await shell.run('[ -e /data/b.txt ] && echo present || echo absent')).toBe('absent');
+    shell.close();
+
+    const dir = join(c.cluster.dataDir, 'storage', 'snapshots', NS, done.status.virtualMachineSnapshotContentName);
+    expect(existsSync(dir)).toBe(true);
+    expect((await callRest(c.admin, 'DELETE', SNAP('virtualmachinesnapshots', 'snap-1'))).status).toBe(200);
+    await until('its content and copies gone', async () => (await callRest(c.admin, 'GET', SNAP('virtualmachinesnapshotcontents', done.status.virtualMachineSnapshotContentName))).status === 404 && !existsSync(dir), 30_000);
+  }, 600_000);
+});

@@ -1,0 +1,210 @@
+/**
+ * KubeVirt's snapshot and restore controllers (pkg/storage/snapshot), on the embedded storage:
+ * a VirtualMachineSnapshot copies each claim's disk of the VM (copy-on-write where the filesystem
+ * can, else only the written blocks) and records the VM's spec in a VirtualMachineSnapshotContent;
+ * a VirtualMachineRestore writes those disks back over the claims and the spec back into the VM,
+ * which must be stopped. Running VMs are snapshotted crash-consistent (indications Online,
+ * NoGuestAgent: no filesystem freeze yet). Keys: `s:`, `c:`, `r:` + namespace/name.
+ */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { runStrategyOf, type VirtualMachine, type VirtualMachineInstance } from '../../../lib/kubevirt';
+import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
+import { jsonPatch, mergePatch, type KubeClients } from '../../kube/clients';
+import { Controller } from '../../kube/controller';
+import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
+import { Informer } from '../../kube/informer';
+import { collectionPath, keyOf, VirtualMachineInstanceResource, VirtualMachineResource } from '../../kube/resources';
+import { log } from '../../log';
+import { restoreComplete, restoreRefused, snapshotFailed, snapshotInProgress, snapshotSucceeded } from './snapshot-status';
+import { CONTENT_FINALIZER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, type VMRestore, type VMSnapshot, type VMSnapshotContent, type VolumeBackup } from './snapshot-types';
+import { copyDisk, diskFileOf, removeSnapshotData, restoreDisk, snapshotDir } from './volume-copy';
+
+export interface SnapshotControllerOptions {
+  clients: KubeClients;
+  recorder: EventRecorder;
+  /** embedded mode: where claims and snapshot copies live */
+  dataDir?: string;
+}
+
+type K<T> = T & KubernetesObject;
+const api = (plural: string) => ({ group: SNAPSHOT_GROUP, version: SNAPSHOT_VERSION, plural });
+
+export class SnapshotController {
+  readonly snapshots: Informer<K<VMSnapshot>>;
+  readonly contents: Informer<K<VMSnapshotContent>>;
+  readonly restores: Informer<K<VMRestore>>;
+  readonly vms: Informer<K<VirtualMachine>>;
+  readonly vmis: Informer<K<VirtualMachineInstance>>;
+  private readonly controller: Controller;
+  private readonly log = log.child({ component: 'snapshot-controller' });
+
+  constructor(private readonly opts: SnapshotControllerOptions) {
+    const kc = opts.clients.kc;
+    const path = (plural: string) => `/apis/${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}/${plural}`;
+    this.snapshots = new Informer({ kc, path: path('virtualmachinesnapshots') });
+    this.contents = new Informer({ kc, path: path('virtualmachinesnapshotcontents') });
+    this.restores = new Informer({ kc, path: path('virtualmachinerestores') });
+    this.vms = new Informer({ kc, path: collectionPath(VirtualMachineResource) });
+    this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
+    this.controller = new Controller({ name: 'snapshot-controller', execute: (k) => this.execute(k), informers: [this.snapshots, this.contents, this.restores, this.vms, this.vmis], workers: 1 });
+    const on = (prefix: string) => ({ add: (o: KubernetesObject) => this.controller.enqueue(prefix + keyOf(o)), update: (_o: KubernetesObject, n: KubernetesObject) => this.controller.enqueue(prefix + keyOf(n)), delete: (o: KubernetesObject) => this.controller.enqueue(prefix + keyOf(o)) });
+    this.snapshots.on(on('s:'));
+    this.contents.on(on('c:'));
+    this.restores.on(on('r:'));
+    // a VM stopping may let a waiting restore go
+    const vmChanged = (o: KubernetesObject) => { for (const r of this.restores.list((x) => x.metadata.namespace === o.metadata?.namespace)) this.controller.enqueue(`r:${keyOf(r)}`); };
+    this.vms.on({ update: (_o, n) => vmChanged(n) });
+    this.vmis.on({ delete: vmChanged, update: (_o, n) => vmChanged(n) });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.snapshots.run(signal), this.contents.run(signal), this.restores.run(signal), this.vms.run(signal), this.vmis.run(signal), this.controller.run(signal)]);
+  }
+
+  async execute(key: string): Promise<void> {
+    const rest = key.slice(2);
+    if (key.startsWith('s:')) return this.syncSnapshot(rest);
+    if (key.startsWith('c:')) return this.syncContent(rest);
+    if (key.startsWith('r:')) return this.syncRestore(rest);
+  }
+
+  private async writeStatus(plural: string, obj: { metadata: { namespace?: string; name?: string } }, status: unknown): Promise<void> {
+    try {
+      await this.opts.clients.custom.patchNamespacedCustomObjectStatus({ ...api(plural), namespace: obj.metadata.namespace!, name: obj.metadata.name!, body: { status } }, mergePatch);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  /** The disk file behind a claim of the namespace, on this machine. */
+  private async claimDisk(namespace: string, claim: string): Promise<{ file: string; block: boolean; spec: Record<string, unknown> }> {
+    const pvc = await this.opts.clients.core.readNamespacedPersistentVolumeClaim({ namespace, name: claim });
+    if (!pvc.spec?.volumeName) throw new Error(`PersistentVolumeClaim ${claim} is not bound`);
+    const pv = await this.opts.clients.core.readPersistentVolume({ name: pvc.spec.volumeName });
+    const path = pv.spec?.local?.path ?? pv.spec?.hostPath?.path;
+    if (!path) throw new Error(`volume ${pv.metadata?.name} has no path on this machine`);
+    const file = await diskFileOf(path);
+    return { file, block: file === path, spec: JSON.parse(JSON.stringify(pvc.spec)) as Record<string, unknown> };
+  }
+
+  private async syncSnapshot(key: string): Promise<void> {
+    const snap = this.snapshots.get(key);
+    if (!snap || snap.metadata.deletionTimestamp) return;
+    const phase = snap.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return;
+    const now = new Date().toISOString();
+    const ns = snap.metadata.namespace ?? 'default';
+    if (snap.spec.source.kind !== 'VirtualMachine') return this.writeStatus('virtualmachinesnapshots', snap, snapshotFailed(snap, now, `unsupported source kind ${snap.spec.source.kind}`));
+    const vm = this.vms.get(`${ns}/${snap.spec.source.name}`);
+    if (!vm) return this.writeStatus('virtualmachinesnapshots', snap, snapshotInProgress(snap, now, undefined, 'Source does not exist'));
+    if (!this.opts.dataDir) return this.writeStatus('virtualmachinesnapshots', snap, snapshotFailed(snap, now, 'snapshots need the embedded storage (kv up)'));
+    if (phase !== 'InProgress') await this.writeStatus('virtualmachinesnapshots', snap, snapshotInProgress(snap, now, vm.metadata.uid));
+    try {
+      await this.takeSnapshot(snap, vm);
+    } catch (err) {
+      const message = messageOf(err);
+      void this.opts.recorder.record(snap, EventTypeWarning, 'SnapshotFailed', message);
+      await this.writeStatus('virtualmachinesnapshots', snap, snapshotFailed(snap, new Date().toISOString(), message));
+    }
+  }
+
+  private async takeSnapshot(snap: K<VMSnapshot>, vm: K<VirtualMachine>): Promise<void> {
+    const ns = snap.metadata.namespace ?? 'default';
+    const contentName = `vmsnapshot-content-${snap.metadata.uid}`;
+    const dir = snapshotDir(this.opts.dataDir!, ns, contentName);
+    const volumes = vm.spec.template?.spec?.volumes ?? [];
+    const backups: VolumeBackup[] = [];
+    const excluded: string[] = [];
+    const started = Date.now();
+    const vmi = this.vmis.get(`${ns}/${vm.metadata.name}`);
+    const online = vmi?.status?.phase === 'Running';
+    for (const v of volumes) {
+      const claim = v.persistentVolumeClaim?.claimName ?? v.dataVolume?.name;
+      if (!claim) { excluded.push(v.name); continue; }
+      const disk = await this.claimDisk(ns, claim);
+      await copyDisk(disk.file, `${dir}/${v.name}.img`);
+      backups.push({ volumeName: v.name, persistentVolumeClaim: { metadata: { name: claim, namespace: ns }, spec: disk.spec }, volumeSnapshotName: `vmsnapshot-${snap.metadata.uid}-volume-${v.name}` });
+    }
+    const ms = Date.now() - started;
+    const owned = snap.spec.deletionPolicy !== 'retain';
+    const content: VMSnapshotContent & { apiVersion: string; kind: string } = {
+      apiVersion: `${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}`, kind: 'VirtualMachineSnapshotContent',
+      metadata: {
+        name: contentName, namespace: ns, finalizers: [CONTENT_FINALIZER],
+        ...(owned ? { ownerReferences: [{ apiVersion: `${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}`, kind: 'VirtualMachineSnapshot', name: snap.metadata.name, uid: snap.metadata.uid, controller: true, blockOwnerDeletion: true }] as never } : {}),
+      },
+      spec: {
+        virtualMachineSnapshotName: snap.metadata.name ?? '',
+        source: { virtualMachine: { metadata: { name: vm.metadata.name, namespace: ns, labels: vm.metadata.labels, annotations: vm.metadata.annotations } as never, spec: JSON.parse(JSON.stringify(vm.spec)) as Record<string, unknown> } },
+        volumeBackups: backups,
+      },
+    };
+    try {
+      await this.opts.clients.custom.createNamespacedCustomObject({ ...api('virtualmachinesnapshotcontents'), namespace: ns, body: content });
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+    }
+    const now = new Date().toISOString();
+    await this.writeStatus('virtualmachinesnapshotcontents', content, { readyToUse: true, creationTime: now, volumeSnapshotStatus: backups.map((b) => ({ volumeSnapshotName: b.volumeSnapshotName, readyToUse: true, creationTime: now })) });
+    const indications = online ? ['Online', 'NoGuestAgent'] : [];
+    await this.writeStatus('virtualmachinesnapshots', snap, snapshotSucceeded(snap, now, { sourceUID: vm.metadata.uid, content: contentName, indications, volumes: backups.map((b) => b.volumeName), excluded }));
+    this.log.info({ snapshot: keyOf(snap), volumes: backups.length, ms, online }, 'snapshot taken');
+    void this.opts.recorder.record(snap, EventTypeNormal, 'SuccessfulVirtualMachineSnapshotContentCreate', `Successfully created VirtualMachineSnapshotContent ${contentName}`);
+  }
+
+  /** A content being deleted takes its copies with it. */
+  private async syncContent(key: string): Promise<void> {
+    const content = this.contents.get(key);
+    if (!content?.metadata.deletionTimestamp || !content.metadata.finalizers?.includes(CONTENT_FINALIZER)) return;
+    if (this.opts.dataDir) await removeSnapshotData(snapshotDir(this.opts.dataDir, content.metadata.namespace ?? 'default', content.metadata.name ?? ''));
+    const finalizers = content.metadata.finalizers.filter((f) => f !== CONTENT_FINALIZER);
+    await this.opts.clients.custom.patchNamespacedCustomObject({ ...api('virtualmachinesnapshotcontents'), namespace: content.metadata.namespace!, name: content.metadata.name!, body: [{ op: 'replace', path: '/metadata/finalizers', value: finalizers }] }, jsonPatch);
+  }
+
+  /** Why the restore cannot run now (KubeVirt's words), or undefined. */
+  private restoreBlocker(r: VMRestore, vm: VirtualMachine | undefined, snap: VMSnapshot | undefined): string | undefined {
+    const name = r.spec.target.name;
+    if (!vm) return `VirtualMachine "${name}" does not exist: restoring to a new VM is not supported yet`;
+    const rs = runStrategyOf(vm);
+    if (!rs.ok || rs.strategy !== 'Halted') return `VirtualMachine "${name}" run strategy has to be Halted`;
+    const vmi = this.vmis.get(`${r.metadata.namespace}/${name}`);
+    if (vmi && vmi.status?.phase !== 'Succeeded' && vmi.status?.phase !== 'Failed') return `VirtualMachine "${name}" is not stopped`;
+    if (!snap) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" does not exist`;
+    if (snap.status?.phase === 'Failed') return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" has failed and is invalid to use`;
+    if (!snap.status?.readyToUse) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" is not ready to use`;
+    return undefined;
+  }
+
+  private async syncRestore(key: string): Promise<void> {
+    const r = this.restores.get(key);
+    if (!r || r.metadata.deletionTimestamp || r.status?.complete) return;
+    const ns = r.metadata.namespace ?? 'default';
+    const vm = this.vms.get(`${ns}/${r.spec.target.name}`);
+    const snap = this.snapshots.get(`${ns}/${r.spec.virtualMachineSnapshotName}`);
+    const now = new Date().toISOString();
+    const blocker = this.restoreBlocker(r, vm, snap);
+    if (blocker) {
+      if (r.status?.conditions?.find((x) => x.type === 'Ready')?.message !== blocker) await this.writeStatus('virtualmachinerestores', r, restoreRefused(r, now, blocker));
+      return;
+    }
+    const content = this.contents.get(`${ns}/${snap!.status!.virtualMachineSnapshotContentName}`);
+    if (!content || !this.opts.dataDir) return void this.controller.enqueueAfter(`r:${key}`, 1000);
+    const dir = snapshotDir(this.opts.dataDir, ns, content.metadata.name ?? '');
+    const restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
+    try {
+      for (const b of content.spec.volumeBackups ?? []) {
+        const disk = await this.claimDisk(ns, b.persistentVolumeClaim.metadata.name);
+        await restoreDisk(`${dir}/${b.volumeName}.img`, disk.file, disk.block);
+        restores.push({ volumeName: b.volumeName, persistentVolumeClaim: b.persistentVolumeClaim.metadata.name, volumeSnapshotName: b.volumeSnapshotName });
+      }
+      const saved = content.spec.source.virtualMachine.spec as { template?: unknown };
+      await this.opts.clients.vms.mergePatch(ns, r.spec.target.name, { spec: { template: saved.template } });
+    } catch (err) {
+      const message = messageOf(err);
+      await this.writeStatus('virtualmachinerestores', r, restoreRefused(r, now, message));
+      throw err;
+    }
+    await this.writeStatus('virtualmachinerestores', r, restoreComplete(r, new Date().toISOString(), restores));
+    void this.opts.recorder.record(r, EventTypeNormal, 'VirtualMachineRestoreComplete', `Successfully completed VirtualMachineRestore ${r.metadata.name}`);
+  }
+}
