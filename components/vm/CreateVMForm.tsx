@@ -1,17 +1,18 @@
 'use client';
 /** Create a VM from a form (shows the YAML it will post) or from YAML; admission errors at their field. */
-import { resourcePath, subresourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
+import { resourcePath, StorageClassResource, subresourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { parse, stringify } from 'yaml';
-import { RunStrategy } from '@/lib/kubevirt';
+import { RunStrategy, type KubeObject } from '@/lib/kubevirt';
 import { causesByField, formFieldOf, type ApiFailure } from '@/lib/console/api-status';
 import { queryKeys } from '@/lib/console/query-keys';
 import { buildVirtualMachine, DEFAULT_CREATE_FORM, needsStartAfterCreate, validateCreateForm, type CreateVMForm as Form } from '@/lib/console/vm-template';
 import { lineOfField } from '@/lib/console/yaml-field-line';
 import { ApiError, kubeFetch } from '@/components/live/api-fetch';
 import { useSession } from '@/components/live/useSession';
+import { useResourceList } from '@/components/live/useResourceList';
 import { Button } from '@/components/ui/Button';
 import { useToast } from '@/components/ui/Toasts';
 import { ServerErrors } from './ServerErrors';
@@ -40,6 +41,8 @@ export function CreateVMForm() {
   const toast = useToast();
   const session = useSession();
   const images = useQuery<{ images: { name: string }[] }>({ queryKey: queryKeys.images(), queryFn: async () => (await fetch('/api/images')).json() });
+  const classes = useResourceList<KubeObject>(resourcePath(StorageClassResource, {}));
+  const defaultClass = classes.items.find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')?.metadata.name;
   const vm = useMemo(() => buildVirtualMachine(form), [form]);
   const preview = useMemo(() => stringify(vm), [vm]);
   const local = validateCreateForm(form);
@@ -86,6 +89,23 @@ export function CreateVMForm() {
               <Field label="CPU cores" error={err('cores')}><input className={input} name="cores" type="number" min={1} max={64} value={form.cores} onChange={(e) => set('cores', Number(e.target.value))} /></Field>
               <Field label="Memory" error={err('memory')}><input className={input} name="memory" value={form.memory} onChange={(e) => set('memory', e.target.value)} /></Field>
             </div>
+            <div className="grid grid-cols-3 gap-3">
+              <Field label="Data disk" hint="A persistent disk (a DataVolume of the VM).">
+                <select className={input} name="dataDisk" value={form.dataDisk} onChange={(e) => set('dataDisk', e.target.value as Form['dataDisk'])}>
+                  <option value="none">None</option><option value="blank">Blank disk</option><option value="url">Disk image from a URL</option>
+                </select>
+              </Field>
+              {form.dataDisk !== 'none' && <Field label="Size" error={err('dataDiskSize')}><input className={input} name="dataDiskSize" value={form.dataDiskSize} onChange={(e) => set('dataDiskSize', e.target.value)} /></Field>}
+              {form.dataDisk !== 'none' && (
+                <Field label="Storage class">
+                  <select className={input} name="dataDiskClass" value={form.dataDiskClass} onChange={(e) => set('dataDiskClass', e.target.value)}>
+                    <option value="">default{defaultClass ? ` (${defaultClass})` : ''}</option>
+                    {classes.items.map((c) => <option key={c.metadata.name} value={c.metadata.name}>{c.metadata.name}</option>)}
+                  </select>
+                </Field>
+              )}
+            </div>
+            {form.dataDisk === 'url' && <Field label="Disk image URL" error={err('dataDiskUrl')} hint="qcow2, raw or iso; .gz and .xz are unpacked."><input className={`${input} font-mono`} name="dataDiskUrl" value={form.dataDiskUrl} onChange={(e) => set('dataDiskUrl', e.target.value)} placeholder="https://…/disk.qcow2" /></Field>}
             <Field label="Cloud-init user data" error={err('userData')}><textarea className={`${input} font-mono`} name="userData" rows={5} value={form.userData} onChange={(e) => set('userData', e.target.value)} /></Field>
             <Field label="SSH public key" error={err('sshKey')} hint="Optional: added to the user data."><input className={`${input} font-mono`} name="sshKey" value={form.sshKey} onChange={(e) => set('sshKey', e.target.value)} placeholder="ssh-ed25519 AAAA…" /></Field>
             <div className="grid grid-cols-2 gap-3">

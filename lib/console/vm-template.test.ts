@@ -45,3 +45,22 @@ describe('validateCreateForm', () => {
   ])('%j is refused at %s', (patch, field) => expect(Object.keys(validateCreateForm({ ...form, ...patch }))).toEqual([field]));
   it('accepts the defaults with a name', () => expect(validateCreateForm(form)).toEqual({}));
 });
+
+describe('create form: a data disk', () => {
+  const base = { ...DEFAULT_CREATE_FORM, name: 'web' };
+  it('a disk image from a URL becomes a dataVolumeTemplate, a dataVolume volume and a disk with serial data', () => {
+    const vm = buildVirtualMachine({ ...base, dataDisk: 'url', dataDiskUrl: 'https://example.com/fedora.qcow2', dataDiskSize: '5Gi', dataDiskClass: 'shared' });
+    expect(vm.spec.dataVolumeTemplates).toEqual([{ metadata: { name: 'web-data' }, spec: { source: { http: { url: 'https://example.com/fedora.qcow2' } }, storage: { resources: { requests: { storage: '5Gi' } }, storageClassName: 'shared' } } }]);
+    expect(vm.spec.template.spec.volumes).toContainEqual({ name: 'data', dataVolume: { name: 'web-data' } });
+    expect(vm.spec.template.spec.domain.devices.disks).toContainEqual({ name: 'data', disk: { bus: 'virtio' }, serial: 'data' });
+  });
+
+  it('a blank disk uses the default class when none is picked; none adds nothing', () => {
+    expect(buildVirtualMachine({ ...base, dataDisk: 'blank' }).spec.dataVolumeTemplates?.[0].spec).toEqual({ source: { blank: {} }, storage: { resources: { requests: { storage: '1Gi' } } } });
+    expect(buildVirtualMachine(base).spec.dataVolumeTemplates).toBeUndefined();
+  });
+
+  it('refuses a bad size or URL before the server does', () => {
+    expect(validateCreateForm({ ...base, dataDisk: 'url', dataDiskUrl: 'ftp://x', dataDiskSize: 'big' })).toMatchObject({ dataDiskSize: 'A size like 1Gi or 512Mi.', dataDiskUrl: expect.stringContaining('http://') });
+  });
+});

@@ -11,11 +11,18 @@ export interface CreateVMForm {
   sshKey: string;
   runStrategy: RunStrategy;
   startNow: boolean;
+  /** an extra persistent disk: none, blank, or imported from a URL (a DataVolume of the VM) */
+  dataDisk: 'none' | 'blank' | 'url';
+  dataDiskUrl: string;
+  dataDiskSize: string;
+  /** '' → the cluster's default StorageClass */
+  dataDiskClass: string;
 }
 
 export const DEFAULT_CREATE_FORM: CreateVMForm = {
   name: '', namespace: 'default', image: 'demo', cores: 1, memory: '256Mi',
   userData: '#!/bin/sh\necho "hello from cloud-init"\n', sshKey: '', runStrategy: RunStrategy.Always, startNow: true,
+  dataDisk: 'none', dataDiskUrl: '', dataDiskSize: '1Gi', dataDiskClass: '',
 };
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -30,6 +37,8 @@ export function validateCreateForm(f: CreateVMForm): Record<string, string> {
   if (!f.image) e.image = 'Pick an image.';
   if (!Number.isInteger(f.cores) || f.cores < 1 || f.cores > 64) e.cores = 'Between 1 and 64.';
   if (!MEMORY.test(f.memory)) e.memory = 'A quantity like 256Mi or 2Gi.';
+  if (f.dataDisk !== 'none' && !MEMORY.test(f.dataDiskSize)) e.dataDiskSize = 'A size like 1Gi or 512Mi.';
+  if (f.dataDisk === 'url' && !/^https?:\/\/\S+$/.test(f.dataDiskUrl.trim())) e.dataDiskUrl = 'An http:// or https:// URL of a disk image (qcow2, raw, iso, .gz, .xz).';
   if (f.sshKey && !/^(ssh-|ecdsa-|sk-)/.test(f.sshKey.trim())) e.sshKey = 'An OpenSSH public key (ssh-ed25519 AAAA…).';
   return e;
 }
@@ -62,12 +71,21 @@ export function buildVirtualMachine(f: CreateVMForm): VirtualMachine {
     disks.push({ name: 'cloudinit', disk: { bus: 'virtio' } });
     volumes.push({ name: 'cloudinit', cloudInitNoCloud: { userData } });
   }
+  const dataVolumeTemplates = [];
+  if (f.dataDisk !== 'none') {
+    const dv = `${f.name}-data`;
+    disks.push({ name: 'data', disk: { bus: 'virtio' }, serial: 'data' } as (typeof disks)[number]);
+    volumes.push({ name: 'data', dataVolume: { name: dv } });
+    const storage = { resources: { requests: { storage: f.dataDiskSize } }, ...(f.dataDiskClass ? { storageClassName: f.dataDiskClass } : {}) };
+    dataVolumeTemplates.push({ metadata: { name: dv }, spec: { source: f.dataDisk === 'url' ? { http: { url: f.dataDiskUrl.trim() } } : { blank: {} }, storage } });
+  }
   return {
     apiVersion: KUBEVIRT_API_VERSION,
     kind: 'VirtualMachine',
     metadata: { name: f.name, namespace: f.namespace },
     spec: {
       runStrategy: initialRunStrategy(f),
+      ...(dataVolumeTemplates.length ? { dataVolumeTemplates } : {}),
       template: {
         metadata: { labels: { 'kubevirt.io/vm': f.name } },
         spec: {

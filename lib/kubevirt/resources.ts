@@ -46,6 +46,7 @@ export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plura
 export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
 export const EventResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
 export const PersistentVolumeClaimResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'] };
+export const StorageClassResource: ResourceDescriptor = { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] };
 export const NamespaceResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false };
 
 /** The cluster's configuration (one CR, kubevirt/kubevirt). */
