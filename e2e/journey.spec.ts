@@ -40,12 +40,26 @@ test('create a VM from the form and see it Running', async () => {
   await page.getByRole('link', { name: 'Create VM' }).click();
   await page.locator('input[name="name"]').fill(VM);
   await page.locator('input[name="image"]').fill('demo');
+  // a persistent data disk on the shared class (so the migration below copies no disk data)
+  await page.locator('select[name="dataDisk"]').selectOption('blank');
+  await page.locator('input[name="dataDiskSize"]').fill('64Mi');
+  await page.locator('select[name="dataDiskClass"]').selectOption('shared');
   await expect(page.getByTestId('yaml-editor').first()).toContainText(`name: ${VM}`);
+  await expect(page.getByTestId('yaml-editor').first()).toContainText(`name: ${VM}-data`);
   await snap(page, 'create-form');
   await page.getByTestId('create-vm').click();
   await page.waitForURL(`**/vms/${NS}/${VM}`);
   await expect(page.locator('[data-status="Running"]').first()).toBeVisible({ timeout: 180_000 });
   await snap(page, 'running');
+});
+
+test('the Disks tab shows the data disk with its claim, class, size and access', async () => {
+  await openTab(page, 'Disks & NICs');
+  const row = page.getByTestId('disks-table').locator('tr', { hasText: `DataVolume ${VM}-data` });
+  await expect(row).toContainText('shared');
+  await expect(row).toContainText('64Mi');
+  await expect(row).toContainText('RWX');
+  await snap(page, 'disks');
 });
 
 test('the VNC console shows the guest screen', async () => {
