@@ -16,8 +16,9 @@ export function EventsList({ events, now, limit = 200 }: { events: KubeEvent[]; 
             <td className="py-1 pr-3 text-slate-500 dark:text-slate-400">{formatAge(timeOf(e), now)}</td>
             <td className={`pr-3 ${e.type === 'Warning' ? 'text-amber-700 dark:text-amber-400' : ''}`}>{e.type}</td>
             <td className="pr-3 font-medium">{e.reason}{(e.count ?? 1) > 1 ? ` ×${e.count}` : ''}</td>
-            <td className="pr-3 text-slate-500 dark:text-slate-400">{e.involvedObject?.kind}/{e.involvedObject?.name}</td>
-            <td>{e.message}</td>
+            <td className="pr-3 text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">{e.involvedObject?.kind}/{e.involvedObject?.name}</td>
+            {/* long words (claim names, PersistentVolumeClaims) wrap instead of widening the page */}
+            <td className="[overflow-wrap:anywhere]">{e.message}</td>
           </tr>
         ))}
       </tbody>
