@@ -14,11 +14,13 @@ import { callRest, until } from './support/rest';
 import { createVM, demoVM, NS, readState } from './support/vm-fixtures';
 
 const BOOT_MS = 120_000;
+/** the guest answers every connection on port 8080 with one line (no port declared in the VM) */
+const GUEST_SERVER = '#!/bin/sh\nbusybox nc -ll -p 8080 -e echo hello-from-guest &\n';
 let c: LifecycleCluster;
 
 beforeAll(async () => {
   c = await startLifecycleCluster({ nodes: 1 });
-  await createVM(c.admin, demoVM('demo', { runStrategy: 'Halted' }));
+  await createVM(c.admin, demoVM('demo', { runStrategy: 'Halted', userScript: GUEST_SERVER }));
 });
 afterAll(async () => {
   await c?.stop();
@@ -107,6 +109,36 @@ describe('virtctl', () => {
     expect(run.out).toMatch(/^\{"port":\d+\}\n$/);
     expect(greeting.slice(0, 12)).toBe('RFB 003.008\n');
     expect(run.code).toBe(0);
+  });
+
+  it('port-forward vm/demo carries a local port to an undeclared guest port; a missing VM is an error', async () => {
+    const p = spawn(process.execPath, ['bin/virtctl.mjs', 'port-forward', 'vm/demo', '0:8080'], { env: { ...process.env, KUBECONFIG: c.cluster.kubeconfig, HOME: '/nonexistent' } });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        p.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(out); });
+        p.on('close', () => reject(new Error(`port-forward exited: ${out}`)));
+      });
+      const m = /^Forwarding from 127\.0\.0\.1:(\d+) -> 8080\n$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const answer = await until('guest greeting through port-forward', async () => {
+        const got = await new Promise<string>((resolve) => {
+          const sock = net.connect(Number(m![1]), '127.0.0.1');
+          let text = '';
+          sock.on('data', (b) => { text += b.toString(); });
+          sock.on('close', () => resolve(text.trim()));
+          sock.on('error', () => resolve(''));
+          setTimeout(() => sock.destroy(), 5000).unref();
+        });
+        return got || undefined;
+      }, 60_000);
+      expect(answer).toBe('hello-from-guest');
+    } finally {
+      p.kill('SIGINT');
+    }
+    const missing = await virtctl(['port-forward', 'vmi/nope', '80']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^can't access vmi\/nope: .*"nope" not found\n$/);
   });
 
   it('expose vm creates a Service selecting the launcher Pod, owned by the VM', async () => {

@@ -8,14 +8,15 @@ interface Sub { name: string; kind: string; verbs: string[] }
 const VM_SUBS: Sub[] = ['start', 'stop', 'restart', 'migrate', 'addvolume', 'removevolume'].map((s) => ({ name: `virtualmachines/${s}`, kind: 'VirtualMachine', verbs: ['update'] }));
 const VMI_SUBS: Sub[] = [
   ...['pause', 'unpause', 'softreboot', 'addvolume', 'removevolume'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['update'] })),
-  ...['vnc', 'console', 'guestosinfo', 'userlist', 'filesystemlist', 'vnc/screenshot'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['get'] })),
+  ...['vnc', 'console', 'portforward', 'guestosinfo', 'userlist', 'filesystemlist', 'vnc/screenshot'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['get'] })),
 ];
 const EXPAND: Sub = { name: 'virtualmachines/expand-spec', kind: 'VirtualMachine', verbs: ['get'] };
+const VM_PORTFORWARD: Sub = { name: 'virtualmachines/portforward', kind: 'VirtualMachine', verbs: ['get'] };
 
 export function apiResourceList(version: string) {
   return {
     kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${SUBRESOURCES_GROUP}/${version}`,
-    resources: [...VM_SUBS, EXPAND, ...VMI_SUBS].map((s) => ({ name: s.name, singularName: '', namespaced: true, kind: s.kind, verbs: s.verbs })),
+    resources: [...VM_SUBS, EXPAND, VM_PORTFORWARD, ...VMI_SUBS].map((s) => ({ name: s.name, singularName: '', namespaced: true, kind: s.kind, verbs: s.verbs })),
   };
 }
 

@@ -49,6 +49,8 @@ function fromHandler(code: number, body: string): ApiError {
   let message = body;
   try { message = JSON.parse(body).message ?? body; } catch { /* plain text */ }
   if (code >= 400 && code < 500 && code !== 401 && code !== 404) return new ApiError(code, code === 409 ? 'Conflict' : 'BadRequest', message);
+  // the guest or its launcher cannot be reached (a closed port, a launcher going away): not our fault
+  if (code === 502 || code === 503 || code === 504) return new ApiError(503, 'ServiceUnavailable', message);
   return internal(message || `virt-handler answered ${code}`);
 }
 
@@ -73,7 +75,7 @@ export async function callHandler(ep: HandlerEndpoint, vmi: VirtualMachineInstan
  * be emitted before the caller listens; call `ws.resume()` after attaching 'message'. Rejects with
  * the handler's HTTP status as an ApiError.
  */
-export function dialHandlerStream(ep: HandlerEndpoint, vmi: VirtualMachineInstance, kind: 'vnc' | 'console'): Promise<WebSocket> {
+export function dialHandlerStream(ep: HandlerEndpoint, vmi: VirtualMachineInstance, kind: 'vnc' | 'console' | `portforward/${number}/tcp`): Promise<WebSocket> {
   const url = `${ep.url.replace(/^http/, 'ws')}${vmiPath(vmi, kind)}`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${ep.token}` }, handshakeTimeout: COMMAND_TIMEOUT_MS });

@@ -19,6 +19,7 @@ import { log } from '../log';
 import { createAdmissionListener } from './admission/webhook-server';
 import { ApiError, rejectUpgrade, sendApiError } from './api-error';
 import { serveStream } from './console-proxy';
+import { servePortForward } from './port-forward-proxy';
 import { apiGroup, apiResourceList, SERVED_VERSIONS } from './discovery';
 import { registerVirtApi } from './register';
 import { createAuthorizer, identifyCaller } from './request-auth';
@@ -107,6 +108,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
     if (!path) return rejectUpgrade(socket, new ApiError(404, 'NotFound', 'the server could not find the requested resource'));
     let caller;
     try { caller = identifyCaller(req); } catch (err) { return rejectUpgrade(socket, err); }
+    if (path.subresource.startsWith('portforward')) return void servePortForward(ctx, caller, path, req, socket, head);
     void serveStream(ctx, caller, path, req, socket, head);
   });
   const sockets = new Set<Socket>();

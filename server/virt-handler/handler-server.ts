@@ -5,6 +5,7 @@
  *   GET  /v1/namespaces/{ns}/virtualmachineinstances/{name}/vnc|console   WebSocket ↔ vnc.sock / serial.sock
  *   PUT  …/pause | …/unpause | …/softreboot                               launcher commands
  *   GET  …/guestosinfo                                                    guest agent info
+ *   GET  …/portforward/{port}[/tcp]                                     WebSocket ↔ the guest's TCP port (via the launcher)
  *   GET  …/screenshot                                                     PNG of the screen (QMP screendump)
  *   GET  /metrics (Prometheus, no token), GET /healthz
  */
@@ -21,6 +22,7 @@ import type { VMIHandler } from './vmi-handler';
 import { runVMIAction, type VMIAction } from './vmi-actions';
 import { PNG_CONTENT_TYPE, takeScreenshot } from './screenshot';
 import { requestPathname } from '../http/request-target';
+import { openGuestPort, parsePortForward, pumpPortForward } from './port-forward';
 
 export interface HandlerServerOptions {
   handler: Pick<VMIHandler, 'lookup' | 'enqueue' | 'connections'>;
@@ -28,7 +30,7 @@ export interface HandlerServerOptions {
   metrics: () => Promise<{ contentType: string; body: string }>;
 }
 
-const ROUTE = /^\/v1\/namespaces\/([a-z0-9-]+)\/virtualmachineinstances\/([a-z0-9.-]+)\/([a-z]+)$/;
+const ROUTE = /^\/v1\/namespaces\/([a-z0-9-]+)\/virtualmachineinstances\/([a-z0-9.-]+)\/([a-z]+(?:\/\d+(?:\/[a-z]+)?)?)$/;
 const STREAMS: Record<StreamKind, 'vncSocket' | 'serialSocket'> = { vnc: 'vncSocket', console: 'serialSocket' };
 const ACTIONS: Record<string, { method: string; action: VMIAction }> = {
   pause: { method: 'PUT', action: 'pause' },
@@ -86,6 +88,13 @@ interface Streams { opts: HandlerServerOptions; wss: WebSocketServer; sessions: 
 async function handleUpgrade({ opts, wss, sessions }: Streams, req: IncomingMessage, socket: Duplex, head: Buffer) {
   checkToken(req, opts.token);
   const { namespace, name, sub } = parseRoute(req.url);
+  const forward = parsePortForward(sub);
+  if (forward) {
+    if (forward.protocol !== 'tcp') throw new HttpError(400, 'only tcp ports can be forwarded');
+    const guest = await openGuestPort(podFile(findRunning(opts, namespace, name).podDir, 'portForwardSocket'), forward.port);
+    socket.once('close', () => guest.destroy());
+    return void wss.handleUpgrade(req, socket, head, (ws) => pumpPortForward(ws, guest));
+  }
   if (sub !== 'vnc' && sub !== 'console') throw new HttpError(404, `no stream ${sub}`);
   const { vmi, podDir } = findRunning(opts, namespace, name);
   const path = podFile(podDir, STREAMS[sub]);

@@ -21,6 +21,7 @@ import { StepTimer } from './step-timer';
 import { SerialLog } from './serial-log';
 import { claimResolver, volumesDir } from './claim-mounts';
 import { HotplugDisks } from './hotplug-disks';
+import { GuestPorts, type GuestEndpoint } from './guest-ports';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -74,6 +75,20 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   private hotplugDisks?: HotplugDisks;
+
+  private readonly guestPorts = new GuestPorts({
+    hostPorts: () => this.domain?.status.hostPorts ?? [],
+    userNetdev: () => (this.plan?.interfaces[0] ? `net-${this.plan.interfaces[0].name}` : undefined),
+    directAddress: () => undefined,
+    qmp: () => this.requireDomain().requireQmp(),
+    freePort: () => findFreePort('127.0.0.1'),
+  });
+
+  /** Where a port-forward stream to the guest's TCP `port` connects (port-forward-server.ts). */
+  guestEndpoint(port: number): Promise<GuestEndpoint> {
+    this.requireDomain();
+    return this.guestPorts.endpoint(port);
+  }
 
   private async hotplug(disks: unknown): Promise<{ name: string; target: string }[]> {
     if (!Array.isArray(disks)) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'hotplug: disks must be a list');

@@ -13,6 +13,7 @@ import { resolveImage } from '../images/image-store';
 import { DOMAIN_REASONS, POD_FILES, type DomainStatus } from './protocol';
 import { Launcher } from './launcher';
 import { LauncherServer } from './launcher-server';
+import { PortForwardServer } from './port-forward-server';
 import { detectAccel } from './kvm-probe';
 import { hiddenFromQemu } from './qemu-secrets';
 import type { OvmfFiles } from './converter/converter-types';
@@ -73,6 +74,8 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', onTerm);
   process.on('SIGINT', onTerm);
+  const portForward = new PortForwardServer(podDir, (port) => launcher.guestEndpoint(port));
+  await portForward.listen();
   await server.listen();
   logger.info({ podDir }, 'launcher listening');
 }

@@ -33,6 +33,8 @@ export const POD_FILES = {
   /** the guest's console output from its first byte, bounded (kubectl logs -c guest-console-log) */
   guestConsoleLog: 'guest-console-log.log',
   guestAgentSocket: 'qga.sock',
+  /** port-forward streams: one connection per stream, `tcp <port>` first (port-forward-server.ts) */
+  portForwardSocket: 'portforward.sock',
   pidFile: 'qemu.pid',
   termination: 'termination.json',
 } as const;

@@ -1,20 +1,20 @@
 /**
- * Opens a VMI's `console` or `vnc` WebSocket (subprotocol plain.kubevirt.io) through the API
+ * Opens a VMI's `console`, `vnc` or `portforward/<port>/tcp` WebSocket (subprotocol plain.kubevirt.io) through the API
  * server with the kubeconfig's credentials. Resolves once the socket is open; a refused upgrade
  * rejects with the server's Status message (e.g. "VMI is not running"), as client-go's dialer does.
  */
 import type https from 'node:https';
 import WebSocket from 'ws';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { VirtualMachineInstanceResource, subresourcePath } from '../../lib/kubevirt/resources';
+import { VirtualMachineInstanceResource, subresourcePath, type ResourceDescriptor } from '../../lib/kubevirt/resources';
 import { ApiCallError, statusMessage } from './api-request';
 
 export const PLAIN_SUBPROTOCOL = 'plain.kubevirt.io';
 
-export async function openStream(kc: KubeConfig, namespace: string, name: string, kind: 'console' | 'vnc', query = ''): Promise<WebSocket> {
+export async function openStream(kc: KubeConfig, namespace: string, name: string, kind: 'console' | 'vnc' | `portforward/${number}/tcp`, query = '', resource: ResourceDescriptor = VirtualMachineInstanceResource): Promise<WebSocket> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new ApiCallError(0, 'the kubeconfig has no current cluster');
-  const url = new URL(server.replace(/\/$/, '') + subresourcePath(VirtualMachineInstanceResource, namespace, name, kind) + query);
+  const url = new URL(server.replace(/\/$/, '') + subresourcePath(resource, namespace, name, kind) + query);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   const opts: https.RequestOptions = { headers: {} };
   await kc.applyToHTTPSOptions(opts);

@@ -1,0 +1,71 @@
+/**
+ * `virtctl port-forward TYPE/NAME[.NAMESPACE] PORT[:REMOTE]... [--address A] [--stdio]`: each
+ * connection to a local port opens its own `portforward/<remote>/tcp` WebSocket to the guest. With
+ * --stdio one port is carried over stdin/stdout (ssh's ProxyCommand). The first connection is
+ * tried before the ports are announced, so a stopped VM is an error at once.
+ */
+import net from 'node:net';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { VirtualMachineInstanceResource, VirtualMachineResource } from '../../../lib/kubevirt/resources';
+import { loadClientConfig } from '../client-config';
+import { parseFlags } from '../flags';
+import { openStream } from '../stream-socket';
+import { UsageError, VirtctlError } from '../virtctl-error';
+import type { Output } from '../output';
+import { parseForwardTarget, parsePortPair, type ForwardTarget, type PortPair } from './port-forward-target';
+
+interface Dialer { kc: KubeConfig; namespace: string; target: ForwardTarget }
+
+function dial(d: Dialer, remote: number) {
+  const resource = d.target.kind === 'vm' ? VirtualMachineResource : VirtualMachineInstanceResource;
+  return openStream(d.kc, d.namespace, d.target.name, `portforward/${remote}/tcp`, '', resource).catch((err: unknown) => {
+    throw new VirtctlError(`can't access ${d.target.kind}/${d.target.name}: ${err instanceof Error ? err.message : String(err)}`);
+  });
+}
+
+function splice(sock: NodeJS.ReadableStream & { destroy?: () => void }, write: (b: Buffer) => void, ws: Awaited<ReturnType<typeof dial>>, end: () => void): void {
+  ws.on('message', (data: Buffer) => write(data));
+  sock.on('data', (data: Buffer) => ws.send(data));
+  sock.on('end', () => ws.close());
+  sock.on('error', () => ws.close());
+  ws.on('close', end);
+}
+
+async function listen(d: Dialer, pair: PortPair, address: string, out: Output): Promise<net.Server> {
+  const server = net.createServer((sock) => {
+    sock.pause();
+    dial(d, pair.remote).then((ws) => {
+      splice(sock, (b) => sock.write(b), ws, () => sock.end());
+      sock.resume();
+    }, (err: unknown) => { out.stderr(`${(err as Error).message}\n`); sock.destroy(); });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(new VirtctlError(`can't listen on ${address}:${pair.local}: ${err.message}`)));
+    server.listen(pair.local, address, resolve);
+  });
+  const bound = (server.address() as net.AddressInfo).port;
+  out.stdout(`Forwarding from ${address}:${bound} -> ${pair.remote}\n`);
+  return server;
+}
+
+export async function portForwardCommand(argv: string[], out: Output, signal?: AbortSignal): Promise<void> {
+  const { global, values, positionals } = parseFlags(argv, { address: { type: 'string' }, stdio: { type: 'boolean' } });
+  if (positionals.length < 2) throw new UsageError('expected TYPE/NAME[.NAMESPACE] and at least one port');
+  const target = parseForwardTarget(positionals[0]);
+  const pairs = positionals.slice(1).map(parsePortPair);
+  const { kc, namespace } = loadClientConfig({ ...global, namespace: target.namespace ?? global.namespace });
+  const d: Dialer = { kc, namespace, target };
+  if (values.stdio === true) {
+    if (pairs.length !== 1) throw new UsageError('--stdio forwards exactly one port');
+    const ws = await dial(d, pairs[0].remote);
+    return new Promise<void>((resolve) => splice(process.stdin, (b) => process.stdout.write(b), ws, resolve));
+  }
+  (await dial(d, pairs[0].remote)).close(); // fail now, not at the first connection
+  const address = typeof values.address === 'string' ? values.address : '127.0.0.1';
+  const servers = await Promise.all(pairs.map((p) => listen(d, p, address, out)));
+  await new Promise<void>((resolve) => {
+    const stop = () => { servers.forEach((s) => s.close()); resolve(); };
+    if (signal) signal.addEventListener('abort', stop, { once: true });
+    else process.once('SIGINT', stop);
+  });
+}
