@@ -17,6 +17,7 @@ import { Card, EmptyState } from '@/components/ui/EmptyState';
 import { useNow } from '@/components/ui/useNow';
 import { ConditionsList } from './ConditionsList';
 import { DisksAndInterfaces } from './DisksAndInterfaces';
+import { VMServices } from './VMServices';
 import { EventsList } from './EventsList';
 import { MetricsCharts } from './MetricsCharts';
 import { MigrationHistory } from './MigrationHistory';
@@ -121,7 +122,7 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
       {tab === 'serial' && (running ? <SerialConsole namespace={namespace} name={name} /> : <EmptyState title="The serial console opens when it runs">{causes[0]?.title}</EmptyState>)}
       {tab === 'yaml' && <VMYaml vm={vm} canWrite={session.canWrite} />}
       {tab === 'events' && <EventsList events={events} now={now} />}
-      {tab === 'devices' && <DisksAndInterfaces vm={vm} vmi={vmi} />}
+      {tab === 'devices' && <><DisksAndInterfaces vm={vm} vmi={vmi} /><VMServices vm={vm} vmi={vmi} /></>}
       {tab === 'migrations' && <MigrationHistory migrations={migrations} vmi={vmi} canWrite={session.canWrite} now={now} />}
       {tab === 'metrics' && <MetricsCharts namespace={namespace} name={name} running={running} />}
     </div>

@@ -47,6 +47,7 @@ export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plur
 export const EventResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'events', kind: 'Event', namespaced: true };
 export const PersistentVolumeClaimResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'] };
 export const StorageClassResource: ResourceDescriptor = { group: 'storage.k8s.io', version: 'v1', plural: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] };
+export const ServiceResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'] };
 export const NamespaceResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false };
 
 /** The cluster's configuration (one CR, kubevirt/kubevirt). */

@@ -36,6 +36,8 @@ export interface KubeletOptions {
   allowHostCommands?: boolean;
   /** give every Pod its own network namespace and address (network/pod-network.ts); needs root */
   podNetwork?: boolean;
+  /** why there is no pod network (reported in the Node's NetworkUnavailable condition) */
+  noPodNetworkReason?: string;
   /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
   pressureFigures?: () => PressureFigures;
 }
@@ -66,6 +68,7 @@ export class Kubelet {
       kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
       pressure: evaluatePressure(figures()),
       podCIDR,
+      noPodNetwork: podCIDR ? undefined : opts.noPodNetworkReason,
     });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });

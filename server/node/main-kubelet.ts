@@ -7,18 +7,20 @@ import { podNetworkUnavailableReason } from './network/pod-network';
 
 /**
  * `kv node --name N [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]
- * [--allow-host-commands] [--pod-network]` (the last for kubelet tests only: any Pod's command runs on the host)
+ * [--allow-host-commands] [--no-pod-network]` (--allow-host-commands for kubelet tests only: any Pod's
+ * command runs on the host). The pod network is on unless --no-pod-network or KV_POD_NETWORK=0, or the
+ * machine cannot run it (then pods share the host's network and the Node says why).
  */
 export async function runNodeCommand(argv: string[]): Promise<void> {
-  const flags = parseFlags(argv, { name: { type: 'string' }, 'nodes-total': { type: 'string' }, 'stop-pods-on-exit': { type: 'boolean' }, 'allow-host-commands': { type: 'boolean' }, 'pod-network': { type: 'boolean' } });
+  const flags = parseFlags(argv, { name: { type: 'string' }, 'nodes-total': { type: 'string' }, 'stop-pods-on-exit': { type: 'boolean' }, 'allow-host-commands': { type: 'boolean' }, 'pod-network': { type: 'boolean' }, 'no-pod-network': { type: 'boolean' } });
   const nodeName = typeof flags.name === 'string' ? flags.name : '';
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) {
     process.stderr.write('usage: kv node --name <node-name> [--data-dir DIR] [--kubeconfig FILE] [--nodes-total N] [--stop-pods-on-exit]\n');
     process.exit(2);
   }
   const nodesTotal = Number(flags['nodes-total'] ?? 1);
-  const wantNetwork = flags['pod-network'] === true || process.env.KV_POD_NETWORK === '1';
-  const lacking = wantNetwork ? podNetworkUnavailableReason() : undefined;
+  const wantNetwork = flags['pod-network'] === true || (flags['no-pod-network'] !== true && process.env.KV_POD_NETWORK !== '0');
+  const lacking = wantNetwork ? podNetworkUnavailableReason() : 'the pod network is turned off (--no-pod-network or KV_POD_NETWORK=0)';
   if (lacking) process.stderr.write(`kv node: no pod network (${lacking}); pods share the host's network\n`);
   const kubelet = new Kubelet({
     kc: kubeConfigFromFlags(flags),
@@ -27,7 +29,8 @@ export async function runNodeCommand(argv: string[]): Promise<void> {
     nodesTotal: Number.isInteger(nodesTotal) && nodesTotal > 0 ? nodesTotal : 1,
     stopPodsOnExit: flags['stop-pods-on-exit'] === true,
     allowHostCommands: flags['allow-host-commands'] === true,
-    podNetwork: wantNetwork && !lacking,
+    podNetwork: !lacking,
+    noPodNetworkReason: lacking,
   });
   const logger = log.child({ component: 'kubelet', node: nodeName });
   logger.info('kubelet starting');

@@ -35,3 +35,17 @@ describe('renderNode', () => {
     expect(node.status?.allocatable).toEqual(node.status?.capacity);
   });
 });
+
+describe('NetworkUnavailable', () => {
+  const cond = (over: Partial<NodeFacts>) => renderNode(facts(over)).status?.conditions?.find((c) => c.type === 'NetworkUnavailable');
+
+  it('is False with the pod range once the pod network runs', () => {
+    expect(cond({ podCIDR: '10.244.1.0/24' })).toMatchObject({ status: 'False', reason: 'PodNetworkReady', message: "pods get addresses from 10.244.1.0/24 on the node's bridge" });
+  });
+
+  it('is True and says why pods share the host network otherwise', () => {
+    expect(cond({ noPodNetwork: 'the kubelet is not root, so it cannot create network namespaces' })).toMatchObject({
+      status: 'True', reason: 'NoPodNetwork', message: "pods share the host's network: the kubelet is not root, so it cannot create network namespaces",
+    });
+  });
+});

@@ -37,6 +37,8 @@ export interface NodeFacts {
   podCIDR?: string;
   /** Eviction thresholds crossed now (node-pressure.ts); none when undefined. */
   pressure?: Pressure;
+  /** Why pods share the host's network instead (not root, tools missing, turned off); undefined with a pod network. */
+  noPodNetwork?: string;
 }
 
 /** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
@@ -58,10 +60,19 @@ export function acceleratorOf(kvmUsable?: boolean): string {
   return kvmUsable ? 'kvm' : 'tcg';
 }
 
-function nodeConditions(now: string, pressure: Pressure): V1NodeCondition[] {
+/** kube's NetworkUnavailable condition: False once the node's pod network is set up. */
+export function networkCondition(facts: Pick<NodeFacts, 'podCIDR' | 'noPodNetwork'>): { status: string; reason: string; message: string } {
+  if (facts.podCIDR) return { status: 'False', reason: 'PodNetworkReady', message: `pods get addresses from ${facts.podCIDR} on the node's bridge` };
+  return { status: 'True', reason: 'NoPodNetwork', message: `pods share the host's network: ${facts.noPodNetwork ?? 'the pod network is off'}` };
+}
+
+function nodeConditions(now: string, facts: NodeFacts): V1NodeCondition[] {
+  const pressure = facts.pressure ?? { memory: false, disk: false };
   const c = (type: string, status: string, reason: string, message: string) =>
     ({ type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now }) as unknown as V1NodeCondition;
+  const net = networkCondition(facts);
   return [
+    c('NetworkUnavailable', net.status, net.reason, net.message),
     ...pressureConditions(pressure).map((x) => c(x.type, x.status, x.reason!, x.message!)),
     c('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
     c('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
@@ -94,7 +105,7 @@ export function renderNodeStatus(facts: NodeFacts, now = new Date(), capacity = 
   return {
     capacity,
     allocatable: { ...capacity },
-    conditions: nodeConditions(formatKubeTime(now), facts.pressure ?? { memory: false, disk: false }),
+    conditions: nodeConditions(formatKubeTime(now), facts),
     addresses: [
       { type: 'InternalIP', address: '127.0.0.1' },
       { type: 'Hostname', address: facts.name },

@@ -5,7 +5,7 @@ import { lockDataDir } from '../data-dir-lock';
 import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
-import { apiGet, httpStatus, readApiAccess, readyNodes, waitFor, type ApiAccess } from './readiness';
+import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { ensureKubeVirtCR } from './kubevirt-cr';
 import { ensureStorageClasses } from './storage-classes';
 import { ensureCommonInstancetypes } from './common-instancetypes';
@@ -145,7 +145,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     p.control.forEach(launch);
     p.nodes.forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
-    say(`kv up: ${opts.nodes} node(s) Ready, each with its virt-handler`);
+    say(`kv up: ${opts.nodes} node(s) Ready, each with its virt-handler; ${await podNetworkLine(access!)}`);
     let consoleUrl = '(console disabled)';
     if (p.console) {
       launch(p.console);

@@ -70,3 +70,15 @@ export async function readyNodes(access: ApiAccess): Promise<string[]> {
     .filter((n: any) => !!n.metadata?.annotations?.[Annotation.HandlerEndpoint])
     .map((n: any) => n.metadata.name);
 }
+
+interface NodeNetwork { metadata?: { name?: string }; spec?: { podCIDR?: string }; status?: { conditions?: { type: string; status: string; message?: string }[] } }
+
+/** One line on the nodes' pod network: their ranges, or why pods share the host's network. */
+export async function podNetworkLine(access: ApiAccess): Promise<string> {
+  const { status, body } = await apiGet(access, '/api/v1/nodes');
+  const nodes: NodeNetwork[] = status === 200 ? body.items ?? [] : [];
+  const ranges = nodes.filter((n) => n.spec?.podCIDR).map((n) => `${n.metadata?.name} ${n.spec!.podCIDR}`);
+  if (ranges.length === nodes.length && ranges.length) return `pod network: ${ranges.join(', ')} (docs/networking.md)`;
+  const why = nodes.flatMap((n) => n.status?.conditions ?? []).find((c) => c.type === 'NetworkUnavailable' && c.status === 'True')?.message;
+  return `no pod network: ${why ?? 'unknown reason'}; guests sit behind QEMU's user network (docs/networking.md says what is lost)`;
+}

@@ -1,12 +1,14 @@
 /**
- * The Service a `virtctl expose` creates, as a pure function: ports from the flags or, without
+ * The Service `virtctl expose` and the console's Expose action create, as a pure function: ports from the flags or, without
  * --port, from the pod-network interface's declared ports; the selector is the launcher Pod's
  * `vmi.kubevirt.io/id` label; the VM/VMI owns the Service.
  */
 import type { V1Service, V1ServicePort } from '@kubernetes/client-node';
-import { Label } from '../../../lib/kubevirt/labels';
-import type { VirtualMachineInstanceSpec } from '../../../lib/kubevirt';
-import { VirtctlError } from '../virtctl-error';
+import { Label } from './labels';
+import type { VirtualMachineInstanceSpec } from './vmi-spec-types';
+
+/** the request cannot become a Service (its message is virtctl's) */
+export class ExposeError extends Error {}
 
 export interface ExposeFlags {
   name: string;
@@ -31,14 +33,14 @@ const TYPES: Record<string, string> = { clusterip: 'ClusterIP', nodeport: 'NodeP
 
 export function serviceProtocol(s: string): 'TCP' | 'UDP' {
   const p = PROTOCOLS[s.toLowerCase()];
-  if (!p) throw new VirtctlError(`unknown protocol: ${s}`);
+  if (!p) throw new ExposeError(`unknown protocol: ${s}`);
   return p;
 }
 
 export function serviceType(s: string): string {
-  if (s.toLowerCase() === 'externalname') throw new VirtctlError(`type: ${s} not supported`);
+  if (s.toLowerCase() === 'externalname') throw new ExposeError(`type: ${s} not supported`);
   const t = TYPES[s.toLowerCase()];
-  if (!t) throw new VirtctlError(`unknown service type: ${s}`);
+  if (!t) throw new ExposeError(`unknown service type: ${s}`);
   return t;
 }
 
@@ -55,7 +57,7 @@ export function renderService(owner: ExposeOwner, namespace: string, flags: Expo
   const protocol = serviceProtocol(flags.protocol);
   const type = serviceType(flags.type);
   const ports = flags.port ? [{ name: flags.portName, protocol, port: flags.port, targetPort: targetPortOf(flags.targetPort) }] : podNetworkPorts(owner.spec);
-  if (ports.length === 0) throw new VirtctlError("couldn't find port via --port flag or introspection");
+  if (ports.length === 0) throw new ExposeError("couldn't find port via --port flag or introspection");
   return {
     apiVersion: 'v1',
     kind: 'Service',

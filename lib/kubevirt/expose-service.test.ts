@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { podNetworkPorts, renderService } from './expose-ports';
-import type { VirtualMachineInstanceSpec } from '../../../lib/kubevirt';
+import { podNetworkPorts, renderService } from './expose-service';
+import type { VirtualMachineInstanceSpec } from '.';
 
 const spec = (ports: { port: number; protocol?: 'TCP' | 'UDP' }[]): VirtualMachineInstanceSpec => ({
   domain: { devices: { interfaces: [{ name: 'default', masquerade: {}, ports }] } },
