@@ -10,7 +10,7 @@ import { apiRequest } from '../api-request';
 import { loadClientConfig } from '../client-config';
 import { exactArgs, intFlag, parseFlags } from '../flags';
 import { UsageError, VirtctlError } from '../virtctl-error';
-import { renderService, type ExposeOwner } from './expose-ports';
+import { renderService, type ExposeOwner } from '../../../lib/kubevirt/expose-service';
 import type { Output } from '../output';
 
 const VM_TYPES = new Set(['vm', 'vms', 'virtualmachine', 'virtualmachines']);
