@@ -5,12 +5,12 @@
  * (a 404 URL, a claim larger than the disk, deleting a claim in use) ends in a clear status.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openGuestShell } from './support/guest-shell';
+import { startNetnsHttpServer, type NetnsHttpServer } from './support/netns-http-server';
 import { makeKubectl, type Kubectl } from './support/kubectl';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { callAction, isRunning } from './support/lifecycle-table';
@@ -21,7 +21,7 @@ const BOOT_MS = 150_000;
 const MARKER = 'kvts-imported-disk';
 let c: LifecycleCluster;
 let kubectl: Kubectl;
-let http: Server;
+let http: NetnsHttpServer | undefined;
 let base = '';
 let dir = '';
 
@@ -37,20 +37,17 @@ function makeImage(): Buffer {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kv-storage-'));
-  const image = makeImage();
-  http = createServer((req, res) => {
-    if (req.url === '/disk.qcow2') return void res.writeHead(200, { 'content-length': image.length }).end(image);
-    res.writeHead(404).end('not found');
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+  makeImage();
+  // importer Pods sit on the pod network, which reaches no host socket: serve from "elsewhere"
+  http = await startNetnsHttpServer(dir);
+  base = http.base;
   c = await startLifecycleCluster({ nodes: 2 });
   kubectl = makeKubectl(c.cluster.kubeconfig);
 }, 240_000);
 afterAll(async () => {
   kubectl?.dispose();
   await c?.stop();
-  http?.close();
+  http?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

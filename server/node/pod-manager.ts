@@ -163,7 +163,8 @@ export class PodManager {
       this.log.warn({ pod: rt.key, uid: rt.uid, image: container.image }, 'image not runnable; not started');
       return;
     }
-    const net = this.opts.podNetwork;
+    // hostNetwork Pods share the node's network, as in Kubernetes
+    const net = pod.spec?.hostNetwork ? undefined : this.opts.podNetwork;
     if (net) {
       try {
         const a = net.attach(rt.uid);

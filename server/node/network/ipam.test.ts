@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Ipam, cidrString, gatewayOf, nextFreeIp, parseCidr, podCidrForNode } from './ipam';
+import { Ipam, cidrString, gatewayOf, nextFreeIp, parseCidr } from './ipam';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -18,11 +18,6 @@ describe('pod IPAM', () => {
     expect(gatewayOf(parseCidr('10.244.3.0/24'))).toBe('10.244.3.1');
     expect(() => parseCidr('10.244.300.0/24')).toThrow('invalid CIDR address');
     expect(() => parseCidr('10.244.3.0')).toThrow('invalid CIDR address');
-  });
-
-  it('gives each node its own /24 by its number', () => {
-    expect(podCidrForNode('node-1')).toBe('10.244.1.0/24');
-    expect(podCidrForNode('node-2')).toBe('10.244.2.0/24');
   });
 
   it('skips the gateway and stops before broadcast', () => {

@@ -34,13 +34,6 @@ export function cidrString(c: PodCidr): string {
   return `${ipToString(c.base)}/${c.prefix}`;
 }
 
-/** The pod CIDR of the n-th embedded node (node-1 → 10.244.1.0/24), as Node.spec.podCIDR. */
-export function podCidrForNode(nodeName: string): string {
-  const m = /(\d+)$/.exec(nodeName);
-  const n = m ? Number(m[1]) % 256 : 0;
-  return `10.244.${n}.0/24`;
-}
-
 /** The lowest free pod address in `c` not in `used`, or undefined when the range is full. */
 export function nextFreeIp(c: PodCidr, used: ReadonlySet<string>): string | undefined {
   const last = c.base + 2 ** (32 - c.prefix) - 2;

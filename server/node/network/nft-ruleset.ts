@@ -1,3 +1,6 @@
+/** Every embedded node's pod range lies in it: traffic between pods of two nodes keeps its source address. */
+export const POD_NETWORK = '10.244.0.0/16';
+
 /** What the node's nftables table is rendered from. */
 export interface NodeRulesInput {
   table: string;
@@ -11,7 +14,7 @@ export interface NodeRulesInput {
  *   handler, migration and NBD ports listen on the host), except replies to the host's own
  *   connections and DHCP/ICMP errors; loopback addresses are never accepted from the bridge.
  * - forward: pods may leave through any other interface; replies come back.
- * - postrouting: pod traffic leaving the pod range is masqueraded to the host's address.
+ * - postrouting: pod traffic leaving the pod network (10.244.0.0/16) is masqueraded to the host's address.
  */
 export function renderNodeRules(i: NodeRulesInput): string {
   return [
@@ -30,7 +33,7 @@ export function renderNodeRules(i: NodeRulesInput): string {
     `  }`,
     `  chain postrouting {`,
     `    type nat hook postrouting priority srcnat; policy accept;`,
-    `    ip saddr ${i.podCidr} ip daddr != ${i.podCidr} masquerade`,
+    `    ip saddr ${i.podCidr} ip daddr != ${POD_NETWORK} masquerade`,
     `  }`,
     `}`,
     '',

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ipam, cidrString, gatewayOf, parseCidr, podCidrForNode } from './ipam';
+import { Ipam, cidrString, gatewayOf, parseCidr } from './ipam';
+import { claimPodCidrIndex } from './pod-cidr-claim';
 import { ensureNodeBridge, removeNodeBridge } from './node-bridge';
 import { createPodNetns, deletePodNetns, hostVethName, inNetns, listNodeNetns, netnsName } from './pod-netns';
 
@@ -36,7 +37,8 @@ export class PodNetwork {
   private readonly ipam: Ipam;
 
   constructor(opts: PodNetworkOptions) {
-    this.podCidr = podCidrForNode(opts.nodeName);
+    // a range no other embedded node on this host uses (pod-cidr-claim.ts); node-1 → 10.244.1.0/24 when free
+    this.podCidr = `10.244.${claimPodCidrIndex({ nodeName: opts.nodeName, nodeDir: opts.nodeDir }).index}.0/24`;
     this.tag = String(parseCidr(this.podCidr).base % 65536 >> 8);
     this.bridge = `kv-br${this.tag}`;
     this.table = `kv-node${this.tag}`;
