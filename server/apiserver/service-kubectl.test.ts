@@ -83,12 +83,12 @@ describe('Services through kubectl 1.32', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.err).toContain('The Service "bad" is invalid: spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive');
     const taken = await kubectl('create', 'service', 'clusterip', 'taken', '--tcp=80', '--clusterip=10.96.0.1');
-    expect(taken.err).toContain('The Service "taken" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.1"}: failed to allocate IP 10.96.0.1: provided IP is already allocated');
+    expect(taken.err).toContain('Service "taken" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.1"}: failed to allocate IP 10.96.0.1: provided IP is already allocated');
     const outside = await kubectl('create', 'service', 'clusterip', 'outside', '--tcp=80', '--clusterip=10.97.0.1');
     expect(outside.err).toContain('failed to allocate IP 10.97.0.1: provided IP is not in the valid range. The range of valid IPs is 10.96.0.0/16');
     const used = (await svcJson('np')).spec.ports[0].nodePort;
     const clash = await kubectl('create', 'service', 'nodeport', 'clash', '--tcp=80', `--node-port=${used}`);
-    expect(clash.err).toContain(`The Service "clash" is invalid: spec.ports[0].nodePort: Invalid value: ${used}: provided port is already allocated`);
+    expect(clash.err).toContain(`Service "clash" is invalid: spec.ports[0].nodePort: Invalid value: ${used}: provided port is already allocated`);
   });
 
   it('keeps the cluster IP on apply without one, refuses changing it, and frees it on delete', async () => {
