@@ -43,7 +43,7 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
 }
 
 /** schema, webhooks, then the store */
-async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: any, opts: WriteOptions): Promise<WriteResult> {
+async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: { metadata: { name: string } }, opts: WriteOptions): Promise<WriteResult> {
   const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'CREATE', rt, object: validated.object, namespace, name: body.metadata.name, user: opts.user, dryRun: opts.dryRun });
   const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object, 'Ignore').object;
