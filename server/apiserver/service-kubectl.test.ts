@@ -78,6 +78,18 @@ describe('Services through kubectl 1.32', () => {
     expect((await kubectl('get', 'svc', 'np')).out).toMatch(new RegExp(`np\\s+NodePort\\s+10\\.96\\.\\d+\\.\\d+\\s+<none>\\s+8080:${nodePort}/TCP`));
   });
 
+  it('`kubectl expose pod --type=NodePort` selects the Pod\'s labels and gets a node port', async () => {
+    const pod = manifest('pod.yaml', 'apiVersion: v1\nkind: Pod\nmetadata: {name: exposed, labels: {app: exposed}}\nspec:\n  containers: [{name: c, image: x, ports: [{containerPort: 8080}]}]\n');
+    expect((await kubectl('create', '-f', pod)).err).toBe('');
+    const r = await kubectl('expose', 'pod', 'exposed', '--port=80', '--target-port=8080', '--type=NodePort');
+    expect(r.err).toBe('');
+    expect(r.out).toBe('service/exposed exposed\n');
+    const svc = await svcJson('exposed');
+    expect(svc.spec.selector).toEqual({ app: 'exposed' });
+    expect(svc.spec.ports[0]).toMatchObject({ port: 80, targetPort: 8080, protocol: 'TCP' });
+    expect(svc.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+  });
+
   it('refuses a port out of range, a taken cluster IP and a taken node port with kube\'s messages', async () => {
     const bad = await kubectl('create', '-f', manifest('bad.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: bad}\nspec:\n  ports: [{port: 70000, targetPort: 80}]\n'));
     expect(bad.code).not.toBe(0);
