@@ -63,6 +63,10 @@ describe('Service allocation', () => {
   it('a headless Service takes no IP; turning ClusterIP into NodePort allocates a node port', async () => {
     const headless = await t!.call('POST', SVCS, service('headless', { clusterIP: 'None' }));
     expect(headless.body.spec.clusterIP).toBe('None');
+    // virt-api's registration PUTs its headless Service again at every start
+    const put = await t!.call('PUT', `${SVCS}/headless`, { ...service('headless', { clusterIP: 'None', ports: [{ name: 'https', port: 8443, protocol: 'TCP' }] }), metadata: { name: 'headless', resourceVersion: headless.body.metadata.resourceVersion } });
+    expect(put.status).toBe(200);
+    expect(put.body.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'], ports: [{ name: 'https', port: 8443, targetPort: 8443 }] });
     const r = await t!.call('PATCH', `${SVCS}/s0`, { spec: { type: 'ClusterIP', ports: [{ port: 80 }] } }, { contentType: 'application/merge-patch+json' });
     expect(r.status).toBe(200);
     expect(r.body.spec.ports[0].nodePort).toBeUndefined();
