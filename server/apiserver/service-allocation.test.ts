@@ -42,6 +42,10 @@ describe('Service allocation', () => {
   it('still knows what is taken after a restart, and frees an IP on delete', async () => {
     await t!.close();
     t = await startTestServer({ memory: false, dataDir });
+    const kubernetes = await t.call('GET', `${SVCS}/kubernetes`);
+    expect(kubernetes.body.spec).toMatchObject({ clusterIP: '10.96.0.1', ports: [{ port: 443, targetPort: t.srv.port }] });
+    const ep = await t.call('GET', '/api/v1/namespaces/default/endpoints/kubernetes');
+    expect(ep.body.subsets).toEqual([{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: t.srv.port, protocol: 'TCP' }] }]);
     const again = await t.call('POST', SVCS, service('again', { clusterIP: '10.96.0.77' }));
     expect(again.status).toBe(422);
     expect(again.body.message).toBe('Service "again" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.77"}: failed to allocate IP 10.96.0.77: provided IP is already allocated');

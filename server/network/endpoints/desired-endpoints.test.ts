@@ -47,6 +47,15 @@ describe('desiredSlices', () => {
     expect(slice.endpoints[0]).toMatchObject({ nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'ns', name: 'ready', uid: 'uid-ready' } });
   });
 
+  it('names the endpoint after the Pod\'s hostname when its subdomain is the Service', () => {
+    const named = { ...pod('n', { ip: '10.244.1.2', httpPort: 8080 }) };
+    named.spec = { ...named.spec!, hostname: 'db-0', subdomain: 'web' };
+    const other = { ...pod('o', { ip: '10.244.1.3', httpPort: 8080 }) };
+    other.spec = { ...other.spec!, hostname: 'db-1', subdomain: 'elsewhere' };
+    expect(desiredSlices(service(), [named, other])[0].endpoints.map((e) => e.hostname)).toEqual(['db-0', undefined]);
+    expect(desiredSubsets(service(), [named])[0].addresses?.[0].hostname).toBe('db-0');
+  });
+
   it('publishNotReadyAddresses makes every Pod ready', () => {
     const [slice] = desiredSlices(service({ publishNotReadyAddresses: true }), [pod('u', { ip: '10.244.1.3', httpPort: 8080, ready: false })]);
     expect(slice.endpoints[0].conditions.ready).toBe(true);

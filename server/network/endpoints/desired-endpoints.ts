@@ -15,6 +15,8 @@ export interface SliceEndpoint {
   addresses: string[];
   conditions: { ready: boolean; serving: boolean; terminating: boolean };
   nodeName?: string;
+  /** the Pod's hostname when its subdomain is the Service (DNS names `<hostname>.<svc>.<ns>.svc`) */
+  hostname?: string;
   targetRef: { kind: 'Pod'; namespace: string; name: string; uid: string };
 }
 
@@ -51,6 +53,11 @@ const portsKey = (ports: DiscoveryV1EndpointPort[]) => JSON.stringify([...ports]
 const byNameThenPort = (a: DiscoveryV1EndpointPort, b: DiscoveryV1EndpointPort) => (a.name ?? '').localeCompare(b.name ?? '') || (a.port ?? 0) - (b.port ?? 0);
 const byIp = (a: { pod: V1Pod }, b: { pod: V1Pod }) => (a.pod.status?.podIP ?? '').localeCompare(b.pod.status?.podIP ?? '', 'en', { numeric: true });
 
+/** kube sets an endpoint's hostname when the Pod names one and its subdomain is the Service */
+function hostnameFor(svc: V1Service, pod: V1Pod): string | undefined {
+  return pod.spec?.hostname && pod.spec.subdomain === svc.metadata?.name ? pod.spec.hostname : undefined;
+}
+
 function targetRef(pod: V1Pod): SliceEndpoint['targetRef'] {
   return { kind: 'Pod', namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' };
 }
@@ -77,21 +84,22 @@ export function desiredSlices(svc: V1Service, pods: V1Pod[]): DesiredSlice[] {
       addresses: [pod.status!.podIP!],
       conditions: { ready, serving: terminating ? podReady(pod) : ready, terminating },
       nodeName: pod.spec?.nodeName,
+      hostname: hostnameFor(svc, pod),
       targetRef: targetRef(pod),
     })),
   }));
 }
 
-function address(pod: V1Pod): V1EndpointAddress {
-  return prune({ ip: pod.status!.podIP!, nodeName: pod.spec?.nodeName, targetRef: targetRef(pod) });
+function address(svc: V1Service, pod: V1Pod): V1EndpointAddress {
+  return prune({ ip: pod.status!.podIP!, hostname: hostnameFor(svc, pod), nodeName: pod.spec?.nodeName, targetRef: targetRef(pod) });
 }
 
 /** v1 Endpoints subsets (kube's RepackSubsets: one subset per port set); terminating Pods are left out */
 export function desiredSubsets(svc: V1Service, pods: V1Pod[]): V1EndpointSubset[] {
   return groups(svc, pods).flatMap(([, eps]) => {
     const live = eps.filter((e) => !e.terminating || svc.spec?.publishNotReadyAddresses === true);
-    const ready = live.filter((e) => e.ready).map((e) => address(e.pod));
-    const notReady = live.filter((e) => !e.ready).map((e) => address(e.pod));
+    const ready = live.filter((e) => e.ready).map((e) => address(svc, e.pod));
+    const notReady = live.filter((e) => !e.ready).map((e) => address(svc, e.pod));
     if (!ready.length && !notReady.length) return [];
     const ports: CoreV1EndpointPort[] = [...eps[0].ports].sort(byNameThenPort).map((p) => prune({ name: p.name || undefined, port: p.port!, protocol: p.protocol, appProtocol: p.appProtocol }));
     return [prune({ addresses: ready.length ? ready : undefined, notReadyAddresses: notReady.length ? notReady : undefined, ports: ports.length ? ports : undefined })];
