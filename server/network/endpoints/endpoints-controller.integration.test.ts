@@ -87,10 +87,12 @@ describe('endpoints controller against the embedded API server', () => {
       const [s] = await slicesOf('web');
       return s?.endpoints?.every((e) => e.conditions?.ready) ? s : undefined;
     }, 10_000, 'both endpoints ready');
-    expect((await endpointsOf('web'))?.subsets?.[0].addresses?.map((a) => a.ip)).toEqual(['10.244.1.5', '10.244.1.6']);
+    const eps = await waitFor(async () => ((await endpointsOf('web'))?.subsets?.[0].addresses?.length === 2 ? endpointsOf('web') : undefined), 10_000, 'both addresses ready');
+    expect(eps!.subsets?.[0].addresses?.map((a) => a.ip)).toEqual(['10.244.1.5', '10.244.1.6']);
     await c.core.patchNamespacedPod({ namespace: NS, name: 'web-a', body: { metadata: { annotations: { touched: 'yes' } } } }, mergePatch);
     await new Promise((r) => setTimeout(r, 500));
     expect((await slicesOf('web'))[0].metadata?.resourceVersion).toBe(ready.metadata?.resourceVersion);
+    expect((await endpointsOf('web'))?.metadata?.resourceVersion).toBe(eps!.metadata?.resourceVersion);
   });
 
   it('removes the Endpoints and slices with the Service', async () => {

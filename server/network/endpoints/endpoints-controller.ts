@@ -22,6 +22,7 @@ type Eps = V1Endpoints & KubernetesObject;
 type Slice = V1EndpointSlice & KubernetesObject;
 
 const BY_SERVICE = 'service';
+const BY_NAMESPACE = 'namespace';
 const EXPECTATION_TTL_MS = 30_000;
 
 export interface EndpointsControllerOptions { kc: KubeConfig; log: Logger }
@@ -43,7 +44,7 @@ export class EndpointsController {
     this.core = kc.makeApiClient(CoreV1Api);
     this.discovery = kc.makeApiClient(DiscoveryV1Api);
     this.services = new Informer({ kc, path: '/api/v1/services' });
-    this.pods = new Informer({ kc, path: '/api/v1/pods' });
+    this.pods = new Informer({ kc, path: '/api/v1/pods', indexers: { [BY_NAMESPACE]: (p: Pod) => [p.metadata?.namespace ?? ''] } });
     this.endpoints = new Informer({ kc, path: '/api/v1/endpoints' });
     this.slices = new Informer({
       kc, path: '/apis/discovery.k8s.io/v1/endpointslices', labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY}`,
@@ -84,7 +85,7 @@ export class EndpointsController {
       await this.removeSlices(this.slices.byIndex(BY_SERVICE, key));
       return;
     }
-    const pods = this.pods.list((p) => p.metadata?.namespace === svc.metadata?.namespace);
+    const pods = this.pods.byIndex(BY_NAMESPACE, svc.metadata?.namespace ?? '');
     await this.syncEndpoints(svc, pods);
     await this.syncSlices(svc, pods);
   }
