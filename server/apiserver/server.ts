@@ -15,6 +15,7 @@ import { TypeRegistry } from './rest/types/type-registry';
 import { openSqliteStore } from './store/sqlite-store';
 import type { Store } from './store/types';
 import { startControllers } from './controllers';
+import { ensureKubernetesService } from './kubernetes-service';
 import { mkdirSync } from 'node:fs';
 
 export interface ApiServerOptions {
@@ -72,6 +73,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
+  await ensureKubernetesService(ctx, { host: host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port });
   const stopControllers = startControllers(ctx, { nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs, eventTTLMs: opts.eventTTLMs });
   ready = true;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -21,6 +21,15 @@ describe('decodeProtobufBody', () => {
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'foo' }, spec: { finalizers: ['kubernetes'] } }],
     ['SelfSubjectAccessReview', msg(field(1, msg()), field(2, msg(field(1, msg(field(1, 'default'), field(2, 'create'), field(5, 'pods')))))),
       { apiVersion: 'v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec: { resourceAttributes: { namespace: 'default', verb: 'create', resource: 'pods' } } }],
+    ['Service', msg(field(1, msg(field(1, 'web'))), field(2, msg(
+      field(1, msg(field(1, 'http'), field(2, 'TCP'), field(3, 80), field(4, msg(field(1, 0), field(2, 8080))), field(5, 30080))),
+      field(1, msg(field(1, 'named'), field(3, 81), field(4, msg(field(1, 1), field(3, 'metrics'))))),
+      entry(2, 'app', 'web'), field(3, '10.96.0.5'), field(4, 'NodePort'),
+    ))),
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: {
+      ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: 30080 }, { name: 'named', port: 81, targetPort: 'metrics' }],
+      selector: { app: 'web' }, clusterIP: '10.96.0.5', type: 'NodePort',
+    } }],
     ['Eviction', msg(field(1, msg(field(1, 'p1'), field(3, 'ns'))), field(2, msg(field(1, 0)))),
       { apiVersion: 'v1', kind: 'Eviction', metadata: { name: 'p1', namespace: 'ns' }, deleteOptions: { gracePeriodSeconds: 0 } }],
   ])('decodes a %s', (kind, raw, expected) => {

@@ -3,7 +3,7 @@ import { badRequest, unsupportedMediaType } from '../status-error';
 /**
  * Decoding of the Kubernetes protobuf envelope ("k8s\0" + runtime.Unknown) for the few kinds
  * kubectl's typed commands create with protobuf bodies (create configmap|secret|namespace|
- * serviceaccount). Field numbers follow k8s.io/api's generated.proto.
+ * serviceaccount|service, expose). Field numbers follow k8s.io/api's generated.proto.
  */
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -108,7 +108,31 @@ function accessReviewSpec(f: Fields): Record<string, unknown> | undefined {
   });
 }
 
+/** intstr.IntOrString: type 0 = int, 1 = string */
+function intOrString(f: Fields | undefined): number | string | undefined {
+  if (!f) return undefined;
+  return num(f, 1) === 1 ? str(f, 3) ?? '' : toSigned(num(f, 2) ?? 0);
+}
+
+function servicePort(b: Buffer): Record<string, unknown> {
+  const p = readFields(b);
+  return prune({ name: str(p, 1), protocol: str(p, 2), appProtocol: str(p, 6), port: num(p, 3), targetPort: intOrString(sub(p, 4)), nodePort: num(p, 5) });
+}
+
+/** core/v1 ServiceSpec, the fields `kubectl create service` and `kubectl expose` set */
+function serviceSpec(f: Fields): Record<string, unknown> | undefined {
+  const s = sub(f, 2);
+  if (!s) return undefined;
+  return prune({
+    ports: (s.get(1) as Buffer[] | undefined)?.map(servicePort), selector: map(s, 2), clusterIP: str(s, 3), clusterIPs: strs(s, 18),
+    type: str(s, 4), externalIPs: strs(s, 5), sessionAffinity: str(s, 7), loadBalancerIP: str(s, 8), externalName: str(s, 10),
+    externalTrafficPolicy: str(s, 11), publishNotReadyAddresses: bool(s, 13), ipFamilies: strs(s, 19), ipFamilyPolicy: str(s, 17),
+    internalTrafficPolicy: str(s, 22),
+  });
+}
+
 const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
+  Service: (f) => ({ spec: serviceSpec(f) }),
   ConfigMap: (f) => ({ data: map(f, 2), binaryData: map(f, 3, true), immutable: bool(f, 4) }),
   Secret: (f) => ({ data: map(f, 2, true), type: str(f, 3), stringData: map(f, 4), immutable: bool(f, 5) }),
   Namespace: (f) => {

@@ -28,6 +28,7 @@ const SPECS: BuiltinSpec[] = [
   { resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
   { resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true },
   { resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },
+  { group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
   { group: 'storage.k8s.io', resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
   { group: 'events.k8s.io', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespaced: true },

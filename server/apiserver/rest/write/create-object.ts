@@ -34,7 +34,16 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
   const strategy = strategyFor(rt);
   if (strategy.prepareForCreate) strategy.prepareForCreate(body);
   else if (rt.subresources.status && !rt.builtin) delete body.status;
-  admitBuiltinCreate(ctx, rt, body);
+  const finish = admitBuiltinCreate(ctx, rt, body);
+  try {
+    return await storeCreated(ctx, rt, namespace, body, opts);
+  } finally {
+    finish();
+  }
+}
+
+/** schema, webhooks, then the store */
+async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: { metadata: { name: string } }, opts: WriteOptions): Promise<WriteResult> {
   const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'CREATE', rt, object: validated.object, namespace, name: body.metadata.name, user: opts.user, dryRun: opts.dryRun });
   const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object, 'Ignore').object;

@@ -1,6 +1,7 @@
 import { nowTimestamp } from '../codec/object-codec';
 import type { StatusCause } from '../status-error';
 import type { ServedType } from '../types/resource-type';
+import { SERVICE_STRATEGY } from './service-kinds/service-strategy';
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
 
 /**
@@ -61,14 +62,7 @@ const STRATEGIES: Record<string, Strategy> = {
     },
     prepareForUpdate(ns, old) { ns.spec = old.spec; },
   },
-  '/services': {
-    prepareForCreate(svc) {
-      svc.status = { loadBalancer: {} };
-      svc.spec ??= {};
-      svc.spec.type ??= 'ClusterIP';
-      svc.spec.sessionAffinity ??= 'None';
-    },
-  },
+  '/services': SERVICE_STRATEGY,
   'apiextensions.k8s.io/customresourcedefinitions': {
     prepareForCreate(crd) {
       crd.status = CRD_CONDITIONS(crd);

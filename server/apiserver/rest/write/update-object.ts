@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../../store/types';
 import { admit } from './admission-gate';
-import { admitBuiltinUpdate } from './builtin-admission';
+import { admitBuiltinUpdate, type FinishWrite } from './builtin-admission';
 import type { ApiContext } from '../api-context';
 import { decodeObject, encodeObject, objectKey } from '../codec/object-codec';
 import { checkBodyIdentity, jsonEqual, keepSystemMeta, specChanged, tracksGeneration } from './object-meta';
@@ -41,7 +41,7 @@ function shouldDeleteAfterUpdate(rt: ServedType, obj: any): boolean {
 }
 
 /** the object the write asks for, after subresource rules, system metadata, schema and admission */
-async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, opts: WriteOptions): Promise<WriteResult> {
+async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, opts: WriteOptions, onFinish: (f: FinishWrite) => void): Promise<WriteResult> {
   const { rt, namespace, name, subresource } = input;
   let next = input.mutate(structuredClone(current));
   checkBodyIdentity(rt, next, namespace, name);
@@ -53,7 +53,7 @@ async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, 
   if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
   else if (subresource === 'status') strategyFor(rt).prepareForStatusUpdate?.(next, current);
   if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
-  admitBuiltinUpdate(ctx, rt, next, current, subresource);
+  onFinish(admitBuiltinUpdate(ctx, rt, next, current, subresource));
   const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
   next = admitted.object;
@@ -82,10 +82,14 @@ export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: Wr
     if (!kv && input.onMissing) return input.onMissing();
     if (!kv) throw notFound(rt, name);
     const current = decodeObject(rt, kv);
-    const { object: next, warnings } = await desiredObject(ctx, input, current, opts);
-    if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
+    let finish: FinishWrite = () => undefined;
     try {
+      const { object: next, warnings } = await desiredObject(ctx, input, current, opts, (f) => { finish = f; });
+      if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
       next.metadata.resourceVersion = String(ctx.store.update(key, encodeObject(next, rt), kv.modRevision));
+      ctx.afterWrite?.(rt);
+      deleteIfFinalized(ctx, rt, key, next);
+      return { object: next, warnings };
     } catch (err) {
       // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
       // precondition, or a JSON patch `test`, is checked again against the fresh object)
@@ -93,9 +97,8 @@ export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: Wr
       if (err instanceof ConflictError) throw conflict(rt, name);
       if (err instanceof NotFoundError) throw notFound(rt, name);
       throw err;
+    } finally {
+      finish();
     }
-    ctx.afterWrite?.(rt);
-    deleteIfFinalized(ctx, rt, key, next);
-    return { object: next, warnings };
   }
 }
