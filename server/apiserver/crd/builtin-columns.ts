@@ -1,4 +1,5 @@
 import { humanAge } from './human-duration';
+import { NETWORK_POLICY_COLUMNS } from './network-columns';
 import { PV_COLUMNS, PVC_COLUMNS, STORAGE_CLASS_COLUMNS, storageClassName } from './storage-columns';
 
 /** A column of a built-in kind's table, with the function that renders its cell. */
@@ -73,6 +74,7 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
   PersistentVolumeClaim: PVC_COLUMNS,
   PersistentVolume: PV_COLUMNS,
   StorageClass: STORAGE_CLASS_COLUMNS,
+  NetworkPolicy: NETWORK_POLICY_COLUMNS,
   CustomResourceDefinition: [{ name: 'Created At', type: 'date', cell: (o) => o.metadata?.creationTimestamp ?? '' }],
   APIService: [
     { name: 'Service', type: 'string', cell: (o) => (o.spec?.service ? `${o.spec.service.namespace}/${o.spec.service.name}` : 'Local') },
