@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('kubectl and NetworkPolicy', () => {
-  it('applies policies, defaults them as kube does and lists them as `netpol` with kube\'s columns', async () => {
+  it('applies policies, defaults them as kube does and lists them as `netpol` with kube\'s columns and describes them', async () => {
     const applied = await kubectl('apply', '-f', manifest('np.yaml', POLICIES));
     expect(applied.err).toBe('');
     expect(applied.out).toContain('networkpolicy.networking.k8s.io/web created');
@@ -81,6 +81,12 @@ describe('kubectl and NetworkPolicy', () => {
     expect(web.spec.ingress[0].ports).toEqual([{ protocol: 'TCP', port: 8080 }]);
     const denyAll = JSON.parse((await kubectl('get', 'netpol', 'deny-all', '-o', 'json')).out);
     expect(denyAll.spec.policyTypes).toEqual(['Ingress']);
+    const described = await kubectl('describe', 'netpol', 'web');
+    expect(described.err).toBe('');
+    expect(described.out).toMatch(/PodSelector:\s+app=web/);
+    expect(described.out).toContain('To Port: 8080/TCP');
+    expect(described.out).toMatch(/CIDR: 10\.0\.0\.0\/8\s+Except: 10\.1\.0\.0\/16/);
+    expect(described.out).toContain('Policy Types: Ingress, Egress');
   });
 
   it('refuses an invalid policy with kube\'s 422 messages', async () => {

@@ -17,6 +17,7 @@ const BUILTIN_PACKAGES: Record<string, string> = {
   'admissionregistration.k8s.io': 'io.k8s.api.admissionregistration',
   'rbac.authorization.k8s.io': 'io.k8s.api.rbac',
   'storage.k8s.io': 'io.k8s.api.storage',
+  'networking.k8s.io': 'io.k8s.api.networking',
   'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
   'apiregistration.k8s.io': 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
 };
