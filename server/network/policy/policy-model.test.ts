@@ -84,4 +84,12 @@ describe('NetworkPolicy semantics', () => {
     const model = buildPolicyModel({ policies: [policy('prod', 'deny', {})], pods: [...PODS, ...extra], namespaces: NAMESPACES });
     expect(model.ingress.map((p) => p.key)).toEqual(['prod/web', 'prod/db']);
   });
+
+  it('gives two pods that share an address one entry with the union of their rules', () => {
+    const twin = pod('prod', 'web-old', WEB, { app: 'old' });
+    const policies = [policy('prod', 'web', { podSelector: webOnly, ingress: [{ ports: [{ protocol: 'TCP', port: 80 }] }] }), policy('prod', 'old', { podSelector: { matchLabels: { app: 'old' } }, ingress: [{ ports: [{ protocol: 'TCP', port: 81 }] }] })];
+    const model = buildPolicyModel({ policies, pods: [...PODS, twin], namespaces: NAMESPACES });
+    expect(model.ingress.map((p) => [p.key, p.rules.length])).toEqual([['prod/web-old,prod/web', 2]]);
+    expect(isAllowed(model, tcp(CLIENT, WEB, 81))).toBe(true);
+  });
 });

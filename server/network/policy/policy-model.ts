@@ -157,10 +157,12 @@ export function buildPolicyModel(state: ClusterState): PolicyModel {
     for (const dir of policyTypes(np)) {
       const rules = allowRules(np, dir, cluster);
       for (const p of selected) {
+        // keyed by address: two Pods sharing one (a stale one and its successor) get the union of their rules
         const key = `${p.ns}/${p.pod.metadata?.name ?? ''}`;
-        const entry: IsolatedPod = byPod[dir].get(key) ?? { key, ip: p.ip, rules: [], namedPorts: model.namedPortsByIp.get(p.ip) ?? new Map() };
-        entry.rules.push(...rules);
-        byPod[dir].set(key, entry);
+        const entry: IsolatedPod = byPod[dir].get(p.ip) ?? { key, ip: p.ip, rules: [], namedPorts: model.namedPortsByIp.get(p.ip) ?? new Map() };
+        if (!entry.key.split(',').includes(key)) entry.key = `${entry.key},${key}`;
+        entry.rules.push(...rules.filter((r) => !entry.rules.includes(r)));
+        byPod[dir].set(p.ip, entry);
       }
     }
   }
