@@ -18,6 +18,7 @@ const BUILTIN_PACKAGES: Record<string, string> = {
   'rbac.authorization.k8s.io': 'io.k8s.api.rbac',
   'storage.k8s.io': 'io.k8s.api.storage',
   'discovery.k8s.io': 'io.k8s.api.discovery',
+  'networking.k8s.io': 'io.k8s.api.networking',
   'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
   'apiregistration.k8s.io': 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
 };

@@ -44,7 +44,7 @@ export function renderTable(
 
 const BUILTIN_GROUPS = new Set([
   '', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io',
-  'admissionregistration.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'discovery.k8s.io',
+  'admissionregistration.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'storage.k8s.io', 'discovery.k8s.io', 'networking.k8s.io',
 ]);
 
 /** A custom resource, or a built-in type that carries its own printer columns. */

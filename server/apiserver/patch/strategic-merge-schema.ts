@@ -16,7 +16,7 @@ export const STRATEGIC_MERGE_KINDS = new Set([
   'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration',
   'APIService', 'Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'Job', 'PodDisruptionBudget',
   'Binding', 'Eviction', 'LimitRange', 'ResourceQuota', 'Role', 'RoleBinding', 'ClusterRole',
-  'ClusterRoleBinding', 'PriorityClass', 'StorageClass',
+  'ClusterRoleBinding', 'PriorityClass', 'StorageClass', 'NetworkPolicy',
 ]);
 
 /** list field name → strategy, for the fields whose merge key does not depend on the kind */

@@ -30,6 +30,7 @@ const SPECS: BuiltinSpec[] = [
   { resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },
   { group: 'discovery.k8s.io', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
   { group: 'storage.k8s.io', resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
+  { group: 'networking.k8s.io', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'] },
   { group: 'events.k8s.io', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespaced: true },
   { group: 'apps', resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },

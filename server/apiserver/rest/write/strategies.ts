@@ -2,6 +2,7 @@ import { nowTimestamp } from '../codec/object-codec';
 import type { StatusCause } from '../status-error';
 import type { ServedType } from '../types/resource-type';
 import { SERVICE_STRATEGY } from './service-kinds/service-strategy';
+import { NETWORK_POLICY_STRATEGY } from './network-kinds/networkpolicy-strategy';
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
 
 /**
@@ -78,6 +79,7 @@ const STRATEGIES: Record<string, Strategy> = {
   '/persistentvolumeclaims': PVC_STRATEGY,
   '/persistentvolumes': PV_STRATEGY,
   'storage.k8s.io/storageclasses': STORAGE_CLASS_STRATEGY,
+  'networking.k8s.io/networkpolicies': NETWORK_POLICY_STRATEGY,
 };
 
 export function strategyFor(rt: Pick<ServedType, 'group' | 'resource'>): Strategy {
