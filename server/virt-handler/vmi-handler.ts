@@ -19,6 +19,7 @@ import { Phase, Reason } from './constants';
 import { LauncherConnections } from './launcher-connections';
 import { forgetGuestInfo, observeLauncher } from './observe-launcher';
 import { podDirOf, podUIDOnNode } from './pod-dir';
+import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
 
 export interface VMIHandlerOptions {
@@ -40,12 +41,14 @@ export class VMIHandler {
   readonly connections: LauncherConnections;
   private readonly controller: Controller;
   private readonly log;
+  private readonly readiness: LauncherReadiness;
 
   constructor(private readonly opts: VMIHandlerOptions) {
     this.log = log.child({ component: 'virt-handler', node: opts.node });
     this.vmis = new Informer({ kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis], workers: 4 });
     this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
+    this.readiness = new LauncherReadiness(opts.clients.core);
     const mine = (vmi: any) => vmi?.status?.nodeName === opts.node;
     this.vmis.on({
       add: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
@@ -81,6 +84,7 @@ export class VMIHandler {
     if (!found) return;
     const { vmi, podDir } = found;
     if (isFinal(vmi.status?.phase)) {
+      this.readiness.forget(podUIDOnNode(vmi, this.opts.node) ?? '');
       this.connections.release(podDir);
       forgetGuestInfo(podDir);
       return;
@@ -101,7 +105,16 @@ export class VMIHandler {
       await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any);
       this.recordTransition(vmi, status.phase, status.reason);
     }
+    await this.syncReadiness(vmi, status);
     if (status.phase === Phase.Running || status.phase === Phase.Scheduled) this.controller.enqueueAfter(key, RESYNC_MS);
+  }
+
+  /** the launcher Pod's readiness gate follows the guest: Running and not paused */
+  private async syncReadiness(vmi: VirtualMachineInstance, status: ReturnType<typeof computeDomainStatus>): Promise<void> {
+    const paused = status.conditions?.some((c: { type: string; status: string }) => c.type === 'Paused' && c.status === 'True');
+    await this.readiness.sync(vmi, podUIDOnNode(vmi, this.opts.node) ?? '', status.phase === Phase.Running && !paused).catch((err: unknown) => {
+      this.log.warn({ vmi: `${vmi.metadata.namespace}/${vmi.metadata.name}`, err: (err as Error).message }, 'launcher Pod readiness not updated');
+    });
   }
 
   /** Hands the launcher the hot-plugged disks attached on this node; undefined when it could not answer. */

@@ -10,6 +10,7 @@ import { renderLauncherResources } from './launcher-pod-resources';
 import { renderNodeVolumes, withClaimMounts, withNodeMounts, withPodAddressEnv } from './render-node-mounts';
 import { launcherClaimVolumes } from './claim-volumes';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
+import { READINESS_GATE_UNPAUSED } from '../../../lib/kubevirt/labels';
 
 export interface RenderOptions {
   /**
@@ -78,6 +79,8 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
     spec: {
       restartPolicy: 'Never',
       terminationGracePeriodSeconds: launcherGracePeriodSeconds(vmi),
+      // virt-handler sets it True while the guest runs unpaused, so Services route only to a running guest
+      readinessGates: [{ conditionType: READINESS_GATE_UNPAUSED }],
       ...renderScheduling(vmi),
       containers: [opts.launcherImage ? withClaimMounts(withNodeMounts(compute), claims) : withPodAddressEnv(compute)],
       ...(opts.launcherImage || claims.length ? { volumes: [...(opts.launcherImage ? renderNodeVolumes() : []), ...claims] } : {}),

@@ -1,0 +1,40 @@
+/**
+ * KubeVirt's `kubevirt.io/virtual-machine-unpaused` readiness gate: virt-handler sets the launcher
+ * Pod's condition True while the guest runs unpaused on this node and False otherwise (paused,
+ * still starting, a migration target not yet switched over), so the Pod — and the Services and
+ * EndpointSlices that select it — is Ready only when the guest can answer.
+ */
+import type { CoreV1Api, V1Pod } from '@kubernetes/client-node';
+import { Label, READINESS_GATE_UNPAUSED } from '../../lib/kubevirt/labels';
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import { strategicMergePatch } from '../kube/clients';
+import { formatKubeTime } from '../kube/time';
+
+export class LauncherReadiness {
+  /** pod UID → [pod name, last status written] */
+  private readonly known = new Map<string, { name: string; status?: string }>();
+
+  constructor(private readonly core: CoreV1Api) {}
+
+  async sync(vmi: VirtualMachineInstance, podUID: string, ready: boolean): Promise<void> {
+    const namespace = vmi.metadata.namespace ?? 'default';
+    const status = ready ? 'True' : 'False';
+    let entry = this.known.get(podUID);
+    if (entry?.status === status) return;
+    if (!entry) {
+      const pods = await this.core.listNamespacedPod({ namespace, labelSelector: `${Label.CreatedBy}=${vmi.metadata.uid}` });
+      const pod = pods.items.find((p: V1Pod) => p.metadata?.uid === podUID);
+      if (!pod?.metadata?.name) return;
+      if (!pod.spec?.readinessGates?.some((g) => g.conditionType === READINESS_GATE_UNPAUSED)) return; // an older Pod without the gate
+      entry = { name: pod.metadata.name };
+      this.known.set(podUID, entry);
+    }
+    const condition = { type: READINESS_GATE_UNPAUSED, status, lastProbeTime: null, lastTransitionTime: formatKubeTime(), reason: ready ? 'GuestRunning' : 'GuestNotRunning' };
+    await this.core.patchNamespacedPodStatus({ namespace, name: entry.name, body: { status: { conditions: [condition] } } }, strategicMergePatch);
+    entry.status = status;
+  }
+
+  forget(podUID: string): void {
+    this.known.delete(podUID);
+  }
+}
