@@ -167,7 +167,8 @@ export class PodManager {
     const net = pod.spec?.hostNetwork ? undefined : this.opts.podNetwork;
     if (net) {
       try {
-        const a = net.attach(rt.uid);
+        // dnsPolicy Default keeps the host's resolvers; ClusterFirst (the default) uses the cluster DNS
+        const a = net.attach(rt.uid, pod.spec?.dnsPolicy === 'Default' ? undefined : (pod.metadata?.namespace ?? 'default'));
         rt.podIP = a.ip;
         rt.netns = a.netns;
       } catch (err) {
