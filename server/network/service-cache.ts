@@ -21,11 +21,11 @@ export class ServiceCache {
     this.slices.on(h);
   }
 
-  /** Run both informers until the signal aborts; resolves once both have listed (or the signal aborts). */
-  async start(signal: AbortSignal): Promise<Promise<void>> {
+  /** Run both informers until the signal aborts; resolves once both have listed (or the signal aborts) with `running`, which resolves at the stop. */
+  async start(signal: AbortSignal): Promise<{ running: Promise<void> }> {
     const running = Promise.all([this.services.run(signal), this.slices.run(signal)]).then(() => undefined);
     await Promise.all([this.services.waitForSync(signal), this.slices.waitForSync(signal)]);
-    return running;
+    return { running };
   }
 
   slicesOf(namespace: string, name: string): V1EndpointSlice[] {

@@ -5,6 +5,7 @@ import { Backoff, delay } from '../../kube/backoff';
 import { makeKubeClients } from '../../kube/clients';
 import { messageOf } from '../../kube/api-errors';
 import { run, tryRun } from '../../node/network/ip-command';
+import { ensureHostLink } from '../host-link';
 import { ServiceCache } from '../service-cache';
 import { DNS_SERVICE } from '../service-model';
 import { buildDnsModel, type DnsModel } from './dns-model';
@@ -23,9 +24,8 @@ export interface ClusterDnsOptions {
 }
 
 export function ensureDnsLink(address: string): void {
-  if (!run('ip', ['-o', 'link', 'show']).includes(` ${DNS_LINK}:`)) run('ip', ['link', 'add', DNS_LINK, 'type', 'dummy']);
+  ensureHostLink(DNS_LINK);
   if (!run('ip', ['-o', 'addr', 'show', 'dev', DNS_LINK]).includes(` ${address}/`)) run('ip', ['addr', 'add', `${address}/32`, 'dev', DNS_LINK]);
-  run('ip', ['link', 'set', DNS_LINK, 'up']);
 }
 
 /**
@@ -54,7 +54,7 @@ export async function runClusterDns(opts: ClusterDnsOptions): Promise<void> {
     },
   });
   try {
-    const running = await cache.start(signal);
+    const { running } = await cache.start(signal);
     if (!signal.aborted) {
       await server.listen();
       log.info({ address: `${DNS_SERVICE.clusterIP}:53` }, 'cluster DNS listening (udp, tcp)');

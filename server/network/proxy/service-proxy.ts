@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type pino from 'pino';
 import { run, tryRun } from '../../node/network/ip-command';
+import { ensureHostLink } from '../host-link';
 import { ServiceCache } from '../service-cache';
 import { isDnsService, SERVICE_CIDR } from '../service-model';
 import { PROXY_TABLE, renderProxyReplaceScript } from './proxy-ruleset';
@@ -34,8 +35,7 @@ export function prepareHost(): void {
   writeSysctl('/proc/sys/net/ipv4/ip_forward', '1');
   writeSysctl('/proc/sys/net/bridge/bridge-nf-call-iptables', '1');
   writeSysctl('/proc/sys/net/ipv4/conf/all/route_localnet', '1');
-  if (!run('ip', ['-o', 'link', 'show']).includes(` ${SERVICE_LINK}:`)) run('ip', ['link', 'add', SERVICE_LINK, 'type', 'dummy']);
-  run('ip', ['link', 'set', SERVICE_LINK, 'up']);
+  ensureHostLink(SERVICE_LINK);
   run('ip', ['route', 'replace', SERVICE_CIDR, 'dev', SERVICE_LINK]);
 }
 
@@ -81,7 +81,7 @@ export async function runServiceProxy(opts: ServiceProxyOptions): Promise<void> 
     timer = setTimeout(() => (applying = applying.then(sync)), ms);
   };
   const cache = new ServiceCache(opts.kc, () => schedule());
-  const running = await cache.start(signal);
+  const { running } = await cache.start(signal);
   if (!signal.aborted) schedule(0);
   log.info('service proxy started (nftables table ip kv-proxy)');
   await running;

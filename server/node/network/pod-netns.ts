@@ -35,6 +35,8 @@ export function createPodNetns(s: PodNetnsSpec): void {
   tryRun('ip', ['link', 'del', s.hostVeth]);
   run('ip', ['link', 'add', s.hostVeth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', s.netns]);
   run('ip', ['link', 'set', s.hostVeth, 'master', s.bridge, 'up']);
+  // hairpin: a Pod reaching a Service that picks the Pod itself gets its packet back through its own port
+  run('ip', ['link', 'set', s.hostVeth, 'type', 'bridge_slave', 'hairpin', 'on']);
   inNs(['addr', 'add', `${s.ip}/${s.prefix}`, 'dev', 'eth0']);
   inNs(['link', 'set', 'eth0', 'up']);
   inNs(['route', 'add', 'default', 'via', s.gateway]);

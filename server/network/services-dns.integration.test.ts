@@ -1,0 +1,204 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiscoveryV1Api, type V1EndpointSlice, type V1Pod, type V1Service } from '@kubernetes/client-node';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeKubeClients, type KubeClients } from '../kube/clients';
+import { startTestApiServer } from '../kube/testing/api-server';
+import { waitFor } from '../kube/testing/wait-for';
+import { Kubelet } from '../node/kubelet';
+import { tryRun } from '../node/network/ip-command';
+import { netnsName } from '../node/network/pod-netns';
+import { podNetworkUnavailableReason } from '../node/network/pod-network';
+import { runClusterDns } from './dns/cluster-dns';
+import { runServiceProxy, SERVICE_LINK } from './proxy/service-proxy';
+import { SERVICE_NAME_LABEL } from './service-cache';
+
+const NODE = 'node-237';
+const TAG = '237';
+const GATEWAY = '10.244.237.1';
+const NS = 'proxytest';
+const CLUSTER_IP = '10.96.7.7';
+const NODE_PORT = 30777;
+const PROBE = join(__dirname, 'testing', 'tcp-probe.cjs');
+const log = pino({ level: process.env.KV_TEST_LOG ?? 'silent' });
+
+function pod(name: string, script: string): V1Pod {
+  return {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS, labels: { app: name } },
+    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: ['sh', '-c', script] }] },
+  };
+}
+
+const webService: V1Service = {
+  apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: NS },
+  spec: { type: 'NodePort', clusterIP: CLUSTER_IP, selector: { app: 'echo-b' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP', nodePort: NODE_PORT }] },
+};
+
+function slice(name: string, service: string, ips: string[]): V1EndpointSlice {
+  return {
+    apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name, namespace: NS, labels: { [SERVICE_NAME_LABEL]: service } },
+    addressType: 'IPv4', endpoints: ips.map((ip) => ({ addresses: [ip], conditions: { ready: true } })), ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+  };
+}
+
+/** Run a command inside a Pod's network namespace (with its /etc/netns resolv.conf, as the Pod's own processes get). */
+function inPod(netns: string, file: string, args: string[]): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile('ip', ['netns', 'exec', netns, file, ...args], { timeout: 60_000 }, (err, stdout) => {
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? 1) || 1 : 0, out: stdout.trim() });
+    });
+  });
+}
+
+/** What an echo server at host:port sends back for "ping", or the connection error's code (from the host). */
+function hostEcho(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port, timeout: 3000 }, () => s.write('ping\n'));
+    s.on('data', (d) => (s.destroy(), resolve(d.toString().trim())));
+    s.on('timeout', () => (s.destroy(), resolve('ETIMEDOUT')));
+    s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+  });
+}
+
+describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS on real kernel objects (netns pods, nftables, 10.96.0.10)', () => {
+  let api: Awaited<ReturnType<typeof startTestApiServer>>;
+  let c: KubeClients;
+  let disco: DiscoveryV1Api;
+  let kubelet: Kubelet;
+  let kubeletRunning: Promise<void>;
+  let proxyRunning: Promise<void>;
+  let dnsRunning: Promise<void>;
+  const stopKubelet = new AbortController();
+  const stopNetwork = new AbortController();
+  const applied: { ports: number; ms: number; at: number }[] = [];
+  let tmp: string;
+  let aIP = '';
+  let bIP = '';
+  let nsA = '';
+  let nsB = '';
+
+  const podReady = (name: string) =>
+    waitFor(async () => {
+      const p = await c.core.readNamespacedPod({ namespace: NS, name }).catch(() => undefined);
+      return p?.status?.phase === 'Running' && p.status.podIP?.startsWith('10.244.') ? p : undefined;
+    }, 20_000, `${name} running with a pod IP`);
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'kv-svc-'));
+    // no upstream resolver: forwarded names must SERVFAIL here, never leave the machine
+    writeFileSync(join(tmp, 'resolv.conf'), '# no nameservers\n');
+    api = await startTestApiServer();
+    c = makeKubeClients(api.kc);
+    disco = api.kc.makeApiClient(DiscoveryV1Api);
+    await c.core.createNamespace({ body: { metadata: { name: NS } } });
+    kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, leaseIntervalMs: 500, restartBackoffBaseMs: 50, stopPodsOnExit: true, allowHostCommands: true, podNetwork: true });
+    kubeletRunning = kubelet.run(stopKubelet.signal);
+    proxyRunning = runServiceProxy({ kc: api.kc, signal: stopNetwork.signal, log, onApplied: (i) => applied.push({ ...i, at: performance.now() }) });
+    dnsRunning = runClusterDns({ kc: api.kc, signal: stopNetwork.signal, log, resolvConf: join(tmp, 'resolv.conf') }).catch((err: unknown) => console.log('[services] cluster DNS failed:', err));
+    const echo = `exec ${process.execPath} -e "require('net').createServer((s) => s.pipe(s)).listen(8080)"`;
+    await c.core.createNamespacedPod({ namespace: NS, body: pod('echo-b', echo) });
+    await c.core.createNamespacedPod({ namespace: NS, body: pod('client-a', 'exec sleep 600') });
+    const [a, b] = [await podReady('client-a'), await podReady('echo-b')];
+    aIP = a.status!.podIP!;
+    bIP = b.status!.podIP!;
+    nsA = netnsName(TAG, a.metadata!.uid!);
+    nsB = netnsName(TAG, b.metadata!.uid!);
+    await c.core.createNamespacedService({ namespace: NS, body: webService });
+    await disco.createNamespacedEndpointSlice({ namespace: NS, body: slice('web-1', 'web', [bIP]) });
+  });
+
+  afterAll(async () => {
+    for (const name of ['client-a', 'echo-b']) await c?.core.deleteNamespacedPod({ namespace: NS, name, gracePeriodSeconds: 0 }).catch(() => undefined);
+    stopNetwork.abort();
+    await Promise.all([proxyRunning, dnsRunning].map((p) => p?.catch(() => undefined)));
+    stopKubelet.abort();
+    await kubeletRunning;
+    await api?.stop();
+    kubelet?.network?.removeNode();
+    tryRun('ip', ['link', 'del', SERVICE_LINK]);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a Pod reaches the ClusterIP; the Service pod reaches itself through it (hairpin)', async () => {
+    const viaService = await waitFor(async () => {
+      const r = await inPod(nsA, process.execPath, [PROBE, 'echo', CLUSTER_IP, '80']);
+      return r.out === 'ping' ? r.out : undefined;
+    }, 10_000, 'pod A → ClusterIP echo');
+    expect(viaService).toBe('ping');
+    expect((await inPod(nsB, process.execPath, [PROBE, 'echo', CLUSTER_IP, '80'])).out).toBe('ping');
+  });
+
+  it('the host reaches the ClusterIP and the NodePort on 127.0.0.1 and on the bridge gateway', async () => {
+    expect(await hostEcho(CLUSTER_IP, 80)).toBe('ping');
+    expect(await hostEcho('127.0.0.1', NODE_PORT)).toBe('ping');
+    expect(await hostEcho(GATEWAY, NODE_PORT)).toBe('ping');
+    // and a Pod reaches the NodePort on its gateway
+    expect((await inPod(nsA, process.execPath, [PROBE, 'echo', GATEWAY, String(NODE_PORT)])).out).toBe('ping');
+  });
+
+  it('Pods resolve Service names through the cluster DNS (full name, short name, pod name); kube-dns is listed', async () => {
+    const full = await waitFor(async () => {
+      const r = await inPod(nsA, 'getent', ['hosts', `web.${NS}.svc.cluster.local`]);
+      return r.code === 0 ? r.out : undefined;
+    }, 10_000, 'getent hosts web').catch(async (err: unknown) => {
+      console.log('[services] pod resolv.conf:', (await inPod(nsA, 'cat', ['/etc/resolv.conf'])).out, '\nnslookup:', (await inPod(nsA, 'busybox', ['nslookup', `web.${NS}.svc.cluster.local`, '10.96.0.10'])).out);
+      throw err;
+    });
+    expect(full.split(/\s+/)[0]).toBe(CLUSTER_IP);
+    expect((await inPod(nsA, 'getent', ['hosts', 'web'])).out.split(/\s+/)[0]).toBe(CLUSTER_IP); // search list + ndots
+    expect((await inPod(nsA, 'getent', ['hosts', `${bIP.replace(/\./g, '-')}.${NS}.pod.cluster.local`])).out.split(/\s+/)[0]).toBe(bIP);
+    expect((await inPod(nsA, 'getent', ['hosts', `nope.${NS}.svc.cluster.local`])).code).not.toBe(0);
+    // a name outside the cluster: no upstream here, so SERVFAIL, fast
+    const t = performance.now();
+    expect((await inPod(nsA, 'getent', ['ahostsv4', 'example.invalid'])).code).not.toBe(0);
+    expect(performance.now() - t).toBeLessThan(5000);
+    const kubeDns = await waitFor(() => c.core.readNamespacedService({ namespace: 'kube-system', name: 'kube-dns' }).catch(() => undefined), 5000, 'kube-dns Service');
+    expect(kubeDns.spec?.clusterIP).toBe('10.96.0.10');
+    expect(kubeDns.spec?.ports?.map((p) => `${p.name}/${p.port}/${p.protocol}`)).toEqual(['dns/53/UDP', 'dns-tcp/53/TCP']);
+    // the proxy leaves 10.96.0.10 to the DNS server (no DNAT, no reject)
+    const { stdout } = await new Promise<{ stdout: string }>((r) => execFile('nft', ['list', 'table', 'ip', 'kv-proxy'], (_e, stdout) => r({ stdout })));
+    expect(stdout).toContain(`${CLUSTER_IP} . tcp . 80`);
+    expect(stdout).not.toContain('10.96.0.10');
+  });
+
+  it('measures the DNAT overhead: connect+echo through the ClusterIP vs straight to the pod (median of 200)', async () => {
+    const bench = async (host: string, port: number) => JSON.parse((await inPod(nsA, process.execPath, [PROBE, 'bench', host, String(port), '200'])).out) as { median: number; p90: number };
+    await bench(bIP, 8080); // warm up
+    const direct = await bench(bIP, 8080);
+    const service = await bench(CLUSTER_IP, 80);
+    console.log(`[services] connect+echo median (200): direct ${direct.median.toFixed(3)} ms, via ClusterIP ${service.median.toFixed(3)} ms (p90 ${direct.p90.toFixed(3)} / ${service.p90.toFixed(3)})`);
+    expect(service.median).toBeLessThan(direct.median + 5);
+  });
+
+  it('replaces the rules for 100 Services in one table write, quickly', async () => {
+    const before = applied.length;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 100 }, (_, n) => c.core.createNamespacedService({
+      namespace: NS,
+      body: { metadata: { name: `many-${n}` }, spec: { type: 'NodePort', clusterIP: `10.96.9.${n + 1}`, ports: [{ name: 'http', port: 80, nodePort: 31000 + n }] } },
+    })));
+    await Promise.all(Array.from({ length: 100 }, (_, n) => disco.createNamespacedEndpointSlice({ namespace: NS, body: slice(`many-${n}-1`, `many-${n}`, [bIP]) })));
+    const created = performance.now() - t0;
+    await waitFor(async () => ((await hostEcho('10.96.9.100', 80)) === 'ping' ? true : undefined), 15_000, 'the 100th Service answers');
+    const last = applied.at(-1)!;
+    console.log(`[services] 100 Services + 100 EndpointSlices created in ${created.toFixed(0)} ms; ${applied.length - before} table writes; last render+nft -f for ${last.ports} ports: ${last.ms.toFixed(1)} ms`);
+    expect(last.ms).toBeLessThan(2000);
+    expect(await hostEcho('10.96.9.1', 80)).toBe('ping'); // the echo pod serves 8080 → every many-N reaches it
+  });
+
+  it('a Service whose EndpointSlice goes empty refuses connections quickly (no silent drop)', async () => {
+    const t0 = performance.now();
+    await disco.replaceNamespacedEndpointSlice({ namespace: NS, name: 'web-1', body: slice('web-1', 'web', []) });
+    const refused = await waitFor(async () => ((await hostEcho(CLUSTER_IP, 80)) === 'ECONNREFUSED' ? performance.now() - t0 : undefined), 5000, 'ClusterIP refused');
+    console.log(`[services] endpoints emptied → ClusterIP refused after ${refused.toFixed(0)} ms`);
+    const t1 = performance.now();
+    expect((await inPod(nsA, process.execPath, [PROBE, 'echo', CLUSTER_IP, '80'])).out).toBe('ECONNREFUSED');
+    expect(await hostEcho('127.0.0.1', NODE_PORT)).toBe('ECONNREFUSED');
+    expect(await hostEcho(GATEWAY, NODE_PORT)).toBe('ECONNREFUSED');
+    expect(performance.now() - t1).toBeLessThan(3000);
+  });
+});
