@@ -60,7 +60,11 @@ describe('service proxy nftables rules', () => {
     expect(r).not.toContain('10.96.7.9 . tcp . 80 : goto svc-');
     expect(r).toMatch(/chain reject-chain \{\n\s+reject\n/);
     for (const hook of ['input', 'forward', 'output']) expect(r).toMatch(new RegExp(`type filter hook ${hook} priority filter - 10; policy accept;\\n\\s+ct state new jump service-endpoints-check`));
-    expect(r).not.toContain('drop');
+    expect(r.replace('iifname != "lo" ip daddr 127.0.0.0/8 drop', '')).not.toContain('drop');
+  });
+
+  it('drops packets for loopback addresses that arrive on any link but lo (route_localnet is on)', () => {
+    expect(renderProxyRules({ ports: [] })).toMatch(/type filter hook prerouting priority dstnat - 10; policy accept;\n\s+iifname != "lo" ip daddr 127\.0\.0\.0\/8 drop/);
   });
 
   it('writes nothing for headless Services and renders empty maps without elements', () => {

@@ -46,6 +46,8 @@ function mapBlock(name: string, type: string, elements: string[], comment: strin
  *   chain, which DNATs. ClusterIP traffic not from a Pod, all NodePort traffic and a Pod reaching
  *   itself through its Service (hairpin) are marked and masqueraded in postrouting, so replies come
  *   back through the host.
+ * - packets for 127.0.0.0/8 that did not come in on lo are dropped (route_localnet is on for
+ *   localhost NodePorts).
  * - a Service port with no ready endpoint is rejected (ICMP port unreachable → ECONNREFUSED) in the
  *   filter hooks before anything else sees the packet, as kube-proxy does; never a silent drop.
  */
@@ -113,6 +115,12 @@ export function renderProxyRules(i: ProxyRulesInput): string {
     '  chain service-endpoints-check {',
     '    ip daddr . meta l4proto . th dport vmap @no-endpoint-services',
     '    fib daddr type local meta l4proto . th dport vmap @no-endpoint-nodeports',
+    '  }',
+    // route_localnet=1 (localhost NodePorts) would let packets for 127.0.0.0/8 arrive from outside:
+    // only the loopback link may carry them (CVE-2020-8558)
+    '  chain filter-prerouting {',
+    '    type filter hook prerouting priority dstnat - 10; policy accept;',
+    '    iifname != "lo" ip daddr 127.0.0.0/8 drop',
     '  }',
     ...filterHook('input'),
     ...filterHook('forward'),

@@ -1,15 +1,15 @@
 // Run inside a Pod's netns by the services integration test (plain node, no TypeScript):
 //   node tcp-probe.cjs echo HOST PORT        → prints what the echo server sent back, or the error code
-//   node tcp-probe.cjs bench HOST PORT N     → prints JSON { median, p90 } of N connect+echo round trips (ms)
+//   node tcp-probe.cjs bench HOST PORT HOST2 PORT2 N → JSON { a: { median, p90 }, b: {...} } of N connect+echo
+//                                                     round trips (ms) to each, alternating so both see the same load
 'use strict';
 const net = require('node:net');
-const [mode, host, portText, countText] = process.argv.slice(2);
-const port = Number(portText);
+const [mode, host, portText, host2, port2Text, countText] = process.argv.slice(2);
 
-function roundTrip(payload) {
+function roundTrip(payload, h = host, p = Number(portText)) {
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
-    const s = net.connect({ host, port, timeout: 3000 });
+    const s = net.connect({ host: h, port: p, timeout: 3000 });
     let got = '';
     s.on('connect', () => s.write(payload));
     s.on('data', (d) => {
@@ -29,12 +29,15 @@ function roundTrip(payload) {
     process.stdout.write((await roundTrip('ping\n')).text.trim());
     return;
   }
-  const times = [];
+  const a = [];
+  const b = [];
   for (let i = 0; i < Number(countText); i++) {
-    const r = await roundTrip('x');
-    if (r.ms < 0) throw new Error(`round trip ${i} failed: ${r.text}`);
-    times.push(r.ms);
+    for (const [list, h, p] of [[a, host, Number(portText)], [b, host2, Number(port2Text)]]) {
+      const r = await roundTrip('x', h, p);
+      if (r.ms < 0) throw new Error(`round trip ${i} to ${h}:${p} failed: ${r.text}`);
+      list.push(r.ms);
+    }
   }
-  times.sort((a, b) => a - b);
-  process.stdout.write(JSON.stringify({ median: times[Math.floor(times.length / 2)], p90: times[Math.floor(times.length * 0.9)] }));
+  const stats = (t) => (t.sort((x, y) => x - y), { median: t[Math.floor(t.length / 2)], p90: t[Math.floor(t.length * 0.9)] });
+  process.stdout.write(JSON.stringify({ a: stats(a), b: stats(b) }));
 })();
