@@ -52,41 +52,39 @@ export function isIPv4(s: string | undefined): s is string {
  */
 export function readyEndpoints(slices: V1EndpointSlice[], portName: string, protocol: L4Proto): Endpoint[] {
   const seen = new Map<string, Endpoint>();
-  for (const slice of slices) {
-    if (slice.addressType !== 'IPv4') continue;
-    for (const p of slice.ports ?? []) {
-      if ((p.name ?? '') !== portName || protoOf(p.protocol) !== protocol || !p.port) continue;
-      for (const ep of slice.endpoints ?? []) {
-        if (ep.conditions?.ready === false) continue;
-        for (const ip of ep.addresses ?? []) if (isIPv4(ip)) seen.set(`${ip}:${p.port}`, { ip, port: p.port });
-      }
-    }
+  for (const slice of slices.filter((s) => s.addressType === 'IPv4')) {
+    const port = (slice.ports ?? []).find((p) => (p.name ?? '') === portName && protoOf(p.protocol) === protocol && p.port)?.port;
+    if (!port) continue;
+    const ips = (slice.endpoints ?? []).filter((ep) => ep.conditions?.ready !== false).flatMap((ep) => ep.addresses ?? []).filter(isIPv4);
+    for (const ip of ips) seen.set(`${ip}:${port}`, { ip, port });
   }
   return [...seen.values()].sort((a, b) => (a.ip === b.ip ? a.port - b.port : a.ip < b.ip ? -1 : 1));
 }
 
 /** Every port of every Service (ExternalName Services have none), with its ready endpoints. */
 export function servicePorts(services: V1Service[], slicesOf: (namespace: string, name: string) => V1EndpointSlice[]): ServicePort[] {
-  const out: ServicePort[] = [];
-  for (const s of services) {
-    const namespace = s.metadata?.namespace ?? 'default';
-    const service = s.metadata?.name ?? '';
-    if (!service || s.spec?.type === 'ExternalName') continue;
-    const cip = s.spec?.clusterIP;
-    const clusterIP = isIPv4(cip) ? cip : undefined;
-    if (!clusterIP && cip !== 'None') continue; // not allocated yet
-    const slices = slicesOf(namespace, service);
-    const nodePorts = s.spec?.type === 'NodePort' || s.spec?.type === 'LoadBalancer';
-    for (const p of s.spec?.ports ?? []) {
-      if (!p.port) continue;
-      const protocol = protoOf(p.protocol);
-      const portName = p.name ?? '';
-      out.push({
-        namespace, service, portName, protocol, clusterIP, port: p.port,
-        nodePort: nodePorts && p.nodePort ? p.nodePort : undefined,
-        endpoints: readyEndpoints(slices, portName, protocol),
-      });
-    }
-  }
-  return out.sort((a, b) => `${a.namespace}/${a.service}/${a.portName}/${a.protocol}`.localeCompare(`${b.namespace}/${b.service}/${b.portName}/${b.protocol}`));
+  const out = services.flatMap((s) => portsOf(s, slicesOf));
+  const id = (p: ServicePort) => `${p.namespace}/${p.service}/${p.portName}/${p.protocol}`;
+  return out.sort((a, b) => id(a).localeCompare(id(b)));
+}
+
+const servesNodePorts = (type: string | undefined) => type === 'NodePort' || type === 'LoadBalancer';
+
+function portsOf(s: V1Service, slicesOf: (namespace: string, name: string) => V1EndpointSlice[]): ServicePort[] {
+  const { namespace = 'default', name: service = '' } = s.metadata ?? {};
+  const cip = s.spec?.clusterIP;
+  const clusterIP = isIPv4(cip) ? cip : undefined;
+  // ExternalName Services have no ports to proxy; without a ClusterIP (not allocated yet, not headless) nothing is served
+  if (!service || s.spec?.type === 'ExternalName' || (!clusterIP && cip !== 'None')) return [];
+  const slices = slicesOf(namespace, service);
+  const nodePorts = servesNodePorts(s.spec?.type);
+  return (s.spec?.ports ?? []).filter((p) => p.port).map((p) => {
+    const protocol = protoOf(p.protocol);
+    const portName = p.name ?? '';
+    return {
+      namespace, service, portName, protocol, clusterIP, port: p.port,
+      nodePort: nodePorts && p.nodePort ? p.nodePort : undefined,
+      endpoints: readyEndpoints(slices, portName, protocol),
+    };
+  });
 }

@@ -23,7 +23,9 @@ const GATEWAY = '10.244.237.1';
 const NS = 'proxytest';
 const CLUSTER_IP = '10.96.7.7';
 const NODE_PORT = 30777;
-const PROBE = join(__dirname, 'testing', 'tcp-probe.cjs');
+const PROBE = join(__dirname, 'testing', 'tcp-probe.mjs');
+/** Figures and diagnostics for the test log (the report quotes the [services] lines). */
+const report = (...parts: unknown[]): void => void process.stdout.write(`${parts.map(String).join(' ')}\n`);
 const log = pino({ level: process.env.KV_TEST_LOG ?? 'silent' });
 
 function pod(name: string, script: string): V1Pod {
@@ -80,7 +82,6 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
   const stopNetwork = new AbortController();
   const applied: { ports: number; ms: number; at: number }[] = [];
   let tmp: string;
-  let aIP = '';
   let bIP = '';
   let nsA = '';
   let nsB = '';
@@ -102,12 +103,11 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, leaseIntervalMs: 500, restartBackoffBaseMs: 50, stopPodsOnExit: true, allowHostCommands: true, podNetwork: true });
     kubeletRunning = kubelet.run(stopKubelet.signal);
     proxyRunning = runServiceProxy({ kc: api.kc, signal: stopNetwork.signal, log, onApplied: (i) => applied.push({ ...i, at: performance.now() }) });
-    dnsRunning = runClusterDns({ kc: api.kc, signal: stopNetwork.signal, log, resolvConf: join(tmp, 'resolv.conf') }).catch((err: unknown) => console.log('[services] cluster DNS failed:', err));
+    dnsRunning = runClusterDns({ kc: api.kc, signal: stopNetwork.signal, log, resolvConf: join(tmp, 'resolv.conf') }).catch((err: unknown) => report('[services] cluster DNS failed:', err));
     const echo = `exec ${process.execPath} -e "require('net').createServer((s) => s.pipe(s)).listen(8080)"`;
     await c.core.createNamespacedPod({ namespace: NS, body: pod('echo-b', echo) });
     await c.core.createNamespacedPod({ namespace: NS, body: pod('client-a', 'exec sleep 600') });
     const [a, b] = [await podReady('client-a'), await podReady('echo-b')];
-    aIP = a.status!.podIP!;
     bIP = b.status!.podIP!;
     nsA = netnsName(TAG, a.metadata!.uid!);
     nsB = netnsName(TAG, b.metadata!.uid!);
@@ -150,7 +150,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
       const r = await inPod(nsA, 'getent', ['hosts', `web.${NS}.svc.cluster.local`]);
       return r.code === 0 ? r.out : undefined;
     }, 10_000, 'getent hosts web').catch(async (err: unknown) => {
-      console.log('[services] pod resolv.conf:', (await inPod(nsA, 'cat', ['/etc/resolv.conf'])).out, '\nnslookup:', (await inPod(nsA, 'busybox', ['nslookup', `web.${NS}.svc.cluster.local`, '10.96.0.10'])).out);
+      report('[services] pod resolv.conf:', (await inPod(nsA, 'cat', ['/etc/resolv.conf'])).out, '\nnslookup:', (await inPod(nsA, 'busybox', ['nslookup', `web.${NS}.svc.cluster.local`, '10.96.0.10'])).out);
       throw err;
     });
     expect(full.split(/\s+/)[0]).toBe(CLUSTER_IP);
@@ -175,7 +175,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     const bench = async (n: number) => JSON.parse((await inPod(nsA, process.execPath, [PROBE, 'bench', bIP, '8080', CLUSTER_IP, '80', String(n)])).out) as { a: Stats; b: Stats };
     await bench(20); // warm up
     const { a: direct, b: service } = await bench(200);
-    console.log(`[services] connect+echo median (200, alternating): direct ${direct.median.toFixed(3)} ms, via ClusterIP ${service.median.toFixed(3)} ms (p90 ${direct.p90.toFixed(3)} / ${service.p90.toFixed(3)})`);
+    report(`[services] connect+echo median (200, alternating): direct ${direct.median.toFixed(3)} ms, via ClusterIP ${service.median.toFixed(3)} ms (p90 ${direct.p90.toFixed(3)} / ${service.p90.toFixed(3)})`);
     expect(service.median).toBeLessThan(direct.median + 5);
   });
 
@@ -190,7 +190,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     const created = performance.now() - t0;
     await waitFor(async () => ((await hostEcho('10.96.9.100', 80)) === 'ping' ? true : undefined), 15_000, 'the 100th Service answers');
     const last = applied.at(-1)!;
-    console.log(`[services] 100 Services + 100 EndpointSlices created in ${created.toFixed(0)} ms; ${applied.length - before} table writes; last render+nft -f for ${last.ports} ports: ${last.ms.toFixed(1)} ms`);
+    report(`[services] 100 Services + 100 EndpointSlices created in ${created.toFixed(0)} ms; ${applied.length - before} table writes; last render+nft -f for ${last.ports} ports: ${last.ms.toFixed(1)} ms`);
     expect(last.ms).toBeLessThan(2000);
     expect(await hostEcho('10.96.9.1', 80)).toBe('ping'); // the echo pod serves 8080 → every many-N reaches it
   });
@@ -199,7 +199,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     const t0 = performance.now();
     await disco.replaceNamespacedEndpointSlice({ namespace: NS, name: 'web-1', body: slice('web-1', 'web', []) });
     const refused = await waitFor(async () => ((await hostEcho(CLUSTER_IP, 80)) === 'ECONNREFUSED' ? performance.now() - t0 : undefined), 5000, 'ClusterIP refused');
-    console.log(`[services] endpoints emptied → ClusterIP refused after ${refused.toFixed(0)} ms`);
+    report(`[services] endpoints emptied → ClusterIP refused after ${refused.toFixed(0)} ms`);
     const t1 = performance.now();
     expect((await inPod(nsA, process.execPath, [PROBE, 'echo', CLUSTER_IP, '80'])).out).toBe('ECONNREFUSED');
     expect(await hostEcho('127.0.0.1', NODE_PORT)).toBe('ECONNREFUSED');

@@ -41,41 +41,50 @@ export function answerClusterQuestion(model: DnsModel, q: Question, domain = CLU
   const name = q.name.toLowerCase().replace(/\.$/, '');
   if (name !== domain && !name.endsWith(`.${domain}`)) return undefined;
   const labels = name === domain ? [] : name.slice(0, -domain.length - 1).split('.');
-  const nx: LocalAnswer = { rcode: RCODE_NXDOMAIN, answers: [], additionals: [], authorities: [soa(domain)] };
-  const ok = (answers: Answer[], additionals: Answer[] = []): LocalAnswer =>
-    ({ rcode: RCODE_NOERROR, answers, additionals, authorities: answers.length ? [] : [soa(domain)] });
+  const z = zone(domain);
   const kind = labels[labels.length - 1];
   // the domain itself, `svc`, `pod`, `<ns>.svc`, `<ns>.pod` exist (empty non-terminals)
-  if (labels.length === 0 || (labels.length <= 2 && (kind === 'svc' || kind === 'pod'))) return ok([]);
+  if (labels.length === 0 || (labels.length <= 2 && (kind === 'svc' || kind === 'pod'))) return z.ok([]);
   if (kind === 'pod') {
     const ip = undashIp(labels[0]!);
-    if (labels.length !== 3 || !isIPv4(ip)) return nx;
-    return ok(records(q.name, q.type, [ip]));
+    return labels.length === 3 && isIPv4(ip) ? z.ok(records(q.name, q.type, [ip])) : z.nx;
   }
-  if (kind !== 'svc') return nx;
+  if (kind !== 'svc') return z.nx;
   const ns = labels[labels.length - 2]!;
   const svcName = labels[labels.length - 3]!;
-  const svc: DnsService | undefined = model.get(`${svcName}.${ns}`);
-  if (!svc) return nx;
-  const svcFqdn = `${svcName}.${ns}.svc.${domain}`;
-  const rest = labels.slice(0, -3);
-  if (rest.length === 0) return ok(records(q.name, q.type, svc.clusterIP ? [svc.clusterIP] : svc.endpoints));
+  const svc = model.get(`${svcName}.${ns}`);
+  return svc ? answerService(q, svc, `${svcName}.${ns}.svc.${domain}`, labels.slice(0, -3), z) : z.nx;
+}
+
+interface Zone {
+  nx: LocalAnswer;
+  ok(answers: Answer[], additionals?: Answer[]): LocalAnswer;
+}
+
+function zone(domain: string): Zone {
+  return {
+    nx: { rcode: RCODE_NXDOMAIN, answers: [], additionals: [], authorities: [soa(domain)] },
+    ok: (answers, additionals = []) => ({ rcode: RCODE_NOERROR, answers, additionals, authorities: answers.length ? [] : [soa(domain)] }),
+  };
+}
+
+/** Names under one Service: the Service itself, a headless endpoint, or `_port._proto` SRV. */
+function answerService(q: Question, svc: DnsService, svcFqdn: string, rest: string[], z: Zone): LocalAnswer {
+  if (rest.length === 0) return z.ok(records(q.name, q.type, svc.clusterIP ? [svc.clusterIP] : svc.endpoints));
   if (rest.length === 1) {
     // an endpoint of a headless Service, named by its dashed address
     const ip = undashIp(rest[0]!);
-    if (svc.clusterIP || !svc.endpoints.includes(ip)) return nx;
-    return ok(records(q.name, q.type, [ip]));
+    return !svc.clusterIP && svc.endpoints.includes(ip) ? z.ok(records(q.name, q.type, [ip])) : z.nx;
   }
-  if (rest.length === 2 && rest[0]!.startsWith('_') && rest[1]!.startsWith('_')) {
-    const port = svc.ports.find((p) => p.name === rest[0]!.slice(1) && p.protocol === rest[1]!.slice(1));
-    if (!port) return nx;
-    if (q.type !== 'SRV' && String(q.type) !== 'ANY') return ok([]);
-    const targets = svc.clusterIP ? [{ host: svcFqdn, ip: svc.clusterIP }] : svc.endpoints.map((ip) => ({ host: `${dashedIp(ip)}.${svcFqdn}`, ip }));
-    const answers: Answer[] = targets.map((t) => ({
-      type: 'SRV', name: q.name, ttl: CLUSTER_TTL, class: 'IN',
-      data: { priority: 0, weight: Math.floor(100 / targets.length), port: port.port, target: t.host },
-    }));
-    return ok(answers, targets.flatMap((t) => records(t.host, 'A', [t.ip])));
-  }
-  return nx;
+  const [portLabel, protoLabel] = rest;
+  if (rest.length !== 2 || !portLabel!.startsWith('_') || !protoLabel!.startsWith('_')) return z.nx;
+  const port = svc.ports.find((p) => p.name === portLabel!.slice(1) && p.protocol === protoLabel!.slice(1));
+  if (!port) return z.nx;
+  if (q.type !== 'SRV' && String(q.type) !== 'ANY') return z.ok([]);
+  const targets = svc.clusterIP ? [{ host: svcFqdn, ip: svc.clusterIP }] : svc.endpoints.map((ip) => ({ host: `${dashedIp(ip)}.${svcFqdn}`, ip }));
+  const answers: Answer[] = targets.map((t) => ({
+    type: 'SRV', name: q.name, ttl: CLUSTER_TTL, class: 'IN',
+    data: { priority: 0, weight: Math.floor(100 / targets.length), port: port.port, target: t.host },
+  }));
+  return z.ok(answers, targets.flatMap((t) => records(t.host, 'A', [t.ip])));
 }

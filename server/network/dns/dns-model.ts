@@ -20,12 +20,13 @@ export interface DnsService {
 export type DnsModel = ReadonlyMap<string, DnsService>;
 
 function ready(slices: V1EndpointSlice[]): string[] {
-  const ips = new Set<string>();
-  for (const s of slices) {
-    if (s.addressType !== 'IPv4') continue;
-    for (const ep of s.endpoints ?? []) if (ep.conditions?.ready !== false) for (const ip of ep.addresses ?? []) if (isIPv4(ip)) ips.add(ip);
-  }
-  return [...ips].sort();
+  const ips = slices
+    .filter((s) => s.addressType === 'IPv4')
+    .flatMap((s) => s.endpoints ?? [])
+    .filter((ep) => ep.conditions?.ready !== false)
+    .flatMap((ep) => ep.addresses ?? [])
+    .filter(isIPv4);
+  return [...new Set(ips)].sort();
 }
 
 /** The DNS view of the cluster's Services (ExternalName Services are not served). */

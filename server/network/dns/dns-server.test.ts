@@ -27,7 +27,9 @@ function tcpQuery(port: number, q: Packet): Promise<DecodedPacket> {
     let buf = Buffer.alloc(0);
     s.on('data', (d) => {
       buf = Buffer.concat([buf, d]);
-      if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) (s.destroy(), resolve(dnsPacket.decode(buf.subarray(2)) as DecodedPacket));
+      if (buf.length < 2 || buf.length < 2 + buf.readUInt16BE(0)) return;
+      s.destroy();
+      resolve(dnsPacket.decode(buf.subarray(2)) as DecodedPacket);
     });
     s.on('error', reject);
   });

@@ -10,8 +10,10 @@ import { PROXY_TABLE, renderProxyReplaceScript } from './proxy-ruleset';
 
 /** The dummy link that carries the Service range's route, so ClusterIP traffic never leaves through the default route. */
 export const SERVICE_LINK = 'kv-svc0';
-/** Changes closer together than this are written as one table replacement. */
+/** Changes closer together than this are written as one table replacement... */
 export const PROXY_DEBOUNCE_MS = 50;
+/** ...but a steady stream of changes never holds the rules back longer than this. */
+export const PROXY_MAX_DELAY_MS = 500;
 
 /** Run `nft -f -` with a script without blocking the event loop. */
 export function nftApply(script: string): Promise<void> {
@@ -49,8 +51,8 @@ export interface ServiceProxyOptions {
 
 /**
  * The embedded kube-proxy (nftables mode): watches Services and EndpointSlices and keeps the table
- * `ip kv-proxy` equal to renderProxyRules of them, replaced atomically ≤ PROXY_DEBOUNCE_MS after the
- * last change. kube-system/kube-dns is skipped: the DNS server listens on its ClusterIP itself.
+ * `ip kv-proxy` equal to renderProxyRules of them, replaced atomically PROXY_DEBOUNCE_MS after the
+ * last change (at most PROXY_MAX_DELAY_MS after the first of a stream of changes). kube-system/kube-dns is skipped: the DNS server listens on its ClusterIP itself.
  * The table is removed when the signal aborts.
  */
 export async function runServiceProxy(opts: ServiceProxyOptions): Promise<void> {
@@ -59,7 +61,9 @@ export async function runServiceProxy(opts: ServiceProxyOptions): Promise<void> 
   let timer: NodeJS.Timeout | undefined;
   let applied = '';
   let applying: Promise<void> = Promise.resolve();
+  let pendingSince: number | undefined;
   const sync = async () => {
+    pendingSince = undefined;
     const started = performance.now();
     const ports = cache.ports((s) => !isDnsService(s));
     const script = renderProxyReplaceScript({ ports });
@@ -77,8 +81,10 @@ export async function runServiceProxy(opts: ServiceProxyOptions): Promise<void> 
   };
   const schedule = (ms = PROXY_DEBOUNCE_MS) => {
     if (signal.aborted) return;
+    const now = performance.now();
+    pendingSince ??= now;
     clearTimeout(timer);
-    timer = setTimeout(() => (applying = applying.then(sync)), ms);
+    timer = setTimeout(() => (applying = applying.then(sync)), Math.min(ms, Math.max(0, pendingSince + PROXY_MAX_DELAY_MS - now)));
   };
   const cache = new ServiceCache(opts.kc, () => schedule());
   const { running } = await cache.start(signal);

@@ -1,9 +1,8 @@
 // Run inside a Pod's netns by the services integration test (plain node, no TypeScript):
-//   node tcp-probe.cjs echo HOST PORT        → prints what the echo server sent back, or the error code
-//   node tcp-probe.cjs bench HOST PORT HOST2 PORT2 N → JSON { a: { median, p90 }, b: {...} } of N connect+echo
+//   node tcp-probe.mjs echo HOST PORT        → prints what the echo server sent back, or the error code
+//   node tcp-probe.mjs bench HOST PORT HOST2 PORT2 N → JSON { a: { median, p90 }, b: {...} } of N connect+echo
 //                                                     round trips (ms) to each, alternating so both see the same load
-'use strict';
-const net = require('node:net');
+import net from 'node:net';
 const [mode, host, portText, host2, port2Text, countText] = process.argv.slice(2);
 
 function roundTrip(payload, h = host, p = Number(portText)) {
