@@ -18,8 +18,6 @@ import { runServiceProxy, SERVICE_LINK } from './proxy/service-proxy';
 import { SERVICE_NAME_LABEL } from './service-cache';
 
 const NODE = 'node-237';
-const TAG = '237';
-const GATEWAY = '10.244.237.1';
 const NS = 'proxytest';
 const CLUSTER_IP = '10.96.7.7';
 const NODE_PORT = 30777;
@@ -84,6 +82,9 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
   let tmp: string;
   let bIP = '';
   let nsA = '';
+  // the node's pod range: 10.244.237.0/24 unless another embedded cluster on this host holds it
+  let GATEWAY = '';
+  let TAG = '';
   let nsB = '';
 
   const podReady = (name: string) =>
@@ -102,6 +103,9 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     await c.core.createNamespace({ body: { metadata: { name: NS } } });
     kubelet = new Kubelet({ kc: api.kc, nodeName: NODE, dataDir: api.dataDir, leaseIntervalMs: 500, restartBackoffBaseMs: 50, stopPodsOnExit: true, allowHostCommands: true, podNetwork: true });
     kubeletRunning = kubelet.run(stopKubelet.signal);
+    const cidr = kubelet.network!.podCidr;
+    TAG = cidr.split('.')[2]!;
+    GATEWAY = cidr.replace(/\.0\/24$/, '.1');
     proxyRunning = runServiceProxy({ kc: api.kc, signal: stopNetwork.signal, log, onApplied: (i) => applied.push({ ...i, at: performance.now() }) });
     dnsRunning = runClusterDns({ kc: api.kc, signal: stopNetwork.signal, log, resolvConf: join(tmp, 'resolv.conf') }).catch((err: unknown) => report('[services] cluster DNS failed:', err));
     const echo = `exec ${process.execPath} -e "require('net').createServer((s) => s.pipe(s)).listen(8080)"`;

@@ -22,3 +22,8 @@ export function writePodResolvConf(netns: string, namespace: string): void {
 export function removePodResolvConf(netns: string): void {
   rmSync(`${NETNS_ETC}/${netns}`, { recursive: true, force: true });
 }
+
+/** The namespace whose search list a Pod's resolv.conf gets, or undefined for `dnsPolicy: Default` (the host's resolvers). */
+export function clusterDnsNamespace(pod: { metadata?: { namespace?: string }; spec?: { dnsPolicy?: string } }): string | undefined {
+  return pod.spec?.dnsPolicy === 'Default' ? undefined : (pod.metadata?.namespace ?? 'default');
+}
