@@ -31,10 +31,13 @@ describe('service model', () => {
         svc('hl', { clusterIP: 'None', ports: [{ port: 5432 }] }),
         svc('ext', { type: 'ExternalName', externalName: 'example.com' }),
         svc('pending', { ports: [{ port: 80 }] }),
+        svc('sticky', { clusterIP: '10.96.1.3', sessionAffinity: 'ClientIP', ports: [{ port: 80 }] }),
+        svc('sticky-short', { clusterIP: '10.96.1.4', sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] }),
       ],
       (_ns, name) => (name === 'np' ? [slice([{ ip: '10.244.1.2' }], [{ name: 'a', port: 8080 }])] : []),
     );
-    expect(ports.map((p) => [p.service, p.portName, p.protocol, p.clusterIP, p.nodePort, p.endpoints.length])).toEqual([
+    expect(Object.fromEntries(ports.filter((p) => p.service.startsWith('sticky')).map((p) => [p.service, p.affinitySeconds]))).toEqual({ sticky: 10800, 'sticky-short': 60 });
+    expect(ports.filter((p) => !p.service.startsWith('sticky')).map((p) => [p.service, p.portName, p.protocol, p.clusterIP, p.nodePort, p.endpoints.length])).toEqual([
       ['cip', '', 'tcp', '10.96.1.2', undefined, 0], // a ClusterIP Service's stray nodePort is not served
       ['hl', '', 'tcp', undefined, undefined, 0],
       ['np', 'a', 'tcp', '10.96.1.1', 30001, 1],

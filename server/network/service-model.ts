@@ -28,6 +28,8 @@ export interface ServicePort {
   nodePort?: number;
   /** ready endpoints, sorted and without duplicates */
   endpoints: Endpoint[];
+  /** sessionAffinity ClientIP: how long a client sticks to its endpoint (seconds) */
+  affinitySeconds?: number;
 }
 
 export function isDnsService(s: { metadata?: { namespace?: string; name?: string } }): boolean {
@@ -68,6 +70,12 @@ export function servicePorts(services: V1Service[], slicesOf: (namespace: string
   return out.sort((a, b) => id(a).localeCompare(id(b)));
 }
 
+/** sessionAffinity ClientIP's timeout (Kubernetes' default 10800 s), or undefined without affinity. */
+function affinityOf(s: V1Service): number | undefined {
+  if (s.spec?.sessionAffinity !== 'ClientIP') return undefined;
+  return s.spec.sessionAffinityConfig?.clientIP?.timeoutSeconds ?? 10800;
+}
+
 const servesNodePorts = (type: string | undefined) => type === 'NodePort' || type === 'LoadBalancer';
 
 function portsOf(s: V1Service, slicesOf: (namespace: string, name: string) => V1EndpointSlice[]): ServicePort[] {
@@ -78,6 +86,7 @@ function portsOf(s: V1Service, slicesOf: (namespace: string, name: string) => V1
   if (!service || s.spec?.type === 'ExternalName' || (!clusterIP && cip !== 'None')) return [];
   const slices = slicesOf(namespace, service);
   const nodePorts = servesNodePorts(s.spec?.type);
+  const affinitySeconds = affinityOf(s);
   return (s.spec?.ports ?? []).filter((p) => p.port).map((p) => {
     const protocol = protoOf(p.protocol);
     const portName = p.name ?? '';
@@ -85,6 +94,7 @@ function portsOf(s: V1Service, slicesOf: (namespace: string, name: string) => V1
       namespace, service, portName, protocol, clusterIP, port: p.port,
       nodePort: nodePorts && p.nodePort ? p.nodePort : undefined,
       endpoints: readyEndpoints(slices, portName, protocol),
+      ...(affinitySeconds ? { affinitySeconds } : {}),
     };
   });
 }

@@ -38,10 +38,10 @@ const webService: V1Service = {
   spec: { type: 'NodePort', clusterIP: CLUSTER_IP, selector: { app: 'echo-b' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP', nodePort: NODE_PORT }] },
 };
 
-function slice(name: string, service: string, ips: string[]): V1EndpointSlice {
+function slice(name: string, service: string, ips: string[], port = 8080): V1EndpointSlice {
   return {
     apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name, namespace: NS, labels: { [SERVICE_NAME_LABEL]: service } },
-    addressType: 'IPv4', endpoints: ips.map((ip) => ({ addresses: [ip], conditions: { ready: true } })), ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+    addressType: 'IPv4', endpoints: ips.map((ip) => ({ addresses: [ip], conditions: { ready: true } })), ports: [{ name: 'http', port, protocol: 'TCP' }],
   };
 }
 
@@ -81,6 +81,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
   const applied: { ports: number; ms: number; at: number }[] = [];
   let tmp: string;
   let bIP = '';
+  let cIP = '';
   let nsA = '';
   // the node's pod range: 10.244.237.0/24 unless another embedded cluster on this host holds it
   let GATEWAY = '';
@@ -111,7 +112,9 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     const echo = `exec ${process.execPath} -e "require('net').createServer((s) => s.pipe(s)).listen(8080)"`;
     await c.core.createNamespacedPod({ namespace: NS, body: pod('echo-b', echo) });
     await c.core.createNamespacedPod({ namespace: NS, body: pod('client-a', 'exec sleep 600') });
+    await c.core.createNamespacedPod({ namespace: NS, body: pod('greet-c', `exec ${process.execPath} -e "require('net').createServer((s) => s.end('from-c')).listen(9090)"`) });
     const [a, b] = [await podReady('client-a'), await podReady('echo-b')];
+    cIP = (await podReady('greet-c')).status!.podIP!;
     bIP = b.status!.podIP!;
     nsA = netnsName(TAG, a.metadata!.uid!);
     nsB = netnsName(TAG, b.metadata!.uid!);
@@ -121,7 +124,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
   });
 
   afterAll(async () => {
-    for (const name of ['client-a', 'echo-b']) await c?.core.deleteNamespacedPod({ namespace: NS, name, gracePeriodSeconds: 0 }).catch(() => undefined);
+    for (const name of ['client-a', 'echo-b', 'greet-c']) await c?.core.deleteNamespacedPod({ namespace: NS, name, gracePeriodSeconds: 0 }).catch(() => undefined);
     stopNetwork.abort();
     await Promise.all([proxyRunning, dnsRunning].map((p) => p?.catch(() => undefined)));
     stopKubelet.abort();
@@ -139,6 +142,19 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('Services and DNS o
     }, 10_000, 'pod A → ClusterIP echo');
     expect(viaService).toBe('ping');
     expect((await inPod(nsB, process.execPath, [PROBE, 'echo', CLUSTER_IP, '80'])).out).toBe('ping');
+  });
+
+  it('spreads connections over the endpoints at random; sessionAffinity ClientIP keeps a client on one', async () => {
+    // two Services over B (echo, 8080) and C (greets, 9090): one slice per target port
+    for (const [name, ip, sticky] of [['spread', '10.96.7.20', false], ['sticky', '10.96.7.21', true]] as const) {
+      await c.core.createNamespacedService({ namespace: NS, body: { metadata: { name }, spec: { clusterIP: ip, ...(sticky ? { sessionAffinity: 'ClientIP' } : {}), ports: [{ name: 'http', port: 80 }] } } });
+      await disco.createNamespacedEndpointSlice({ namespace: NS, body: slice(`${name}-b`, name, [bIP]) });
+      await disco.createNamespacedEndpointSlice({ namespace: NS, body: slice(`${name}-c`, name, [cIP], 9090) });
+    }
+    await waitFor(async () => ((await proxyTable()).includes(`dnat to ${cIP}:9090`) && (await proxyTable()).includes('update @affinity-') ? true : undefined), 10_000, 'rules for spread and sticky');
+    const answers = async (ip: string) => JSON.parse((await inPod(nsA, process.execPath, [PROBE, 'many', ip, '80', '24'])).out) as string[];
+    expect(new Set(await answers('10.96.7.20'))).toEqual(new Set(['ping', 'from-c']));
+    expect(new Set(await answers('10.96.7.21')).size).toBe(1);
   });
 
   it('the host reaches the ClusterIP and the NodePort on 127.0.0.1 and on the bridge gateway', async () => {

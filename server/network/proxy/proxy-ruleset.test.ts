@@ -67,6 +67,14 @@ describe('service proxy nftables rules', () => {
     expect(renderProxyRules({ ports: [] })).toMatch(/type filter hook prerouting priority dstnat - 10; policy accept;\n\s+iifname != "lo" ip daddr 127\.0\.0\.0\/8 drop/);
   });
 
+  it('keeps a client on its endpoint with sessionAffinity ClientIP (timed set per endpoint)', () => {
+    const r = renderProxyRules({ ports: [{ ...web, affinitySeconds: 600 }] });
+    expect(r).toMatch(/set affinity-\S+__10\.244\.1\.2\/8080 \{\n\s+type ipv4_addr\n\s+flags dynamic,timeout\n\s+timeout 600s/);
+    expect(r).toMatch(/ip saddr @affinity-\S+__10\.244\.1\.3\/8080 goto ep-\S+__10\.244\.1\.3\/8080\n[\s\S]*numgen random mod 3/);
+    expect(r).toMatch(/update @affinity-\S+__10\.244\.2\.4\/8080 \{ ip saddr \}\n\s+meta l4proto tcp dnat to 10\.244\.2\.4:8080/);
+    expect(renderProxyRules({ ports: [web] })).not.toContain('affinity');
+  });
+
   it('writes nothing for headless Services and renders empty maps without elements', () => {
     const r = renderProxyRules({ ports: [headless] });
     expect(r).not.toContain('5432');
@@ -80,7 +88,7 @@ describe('service proxy nftables rules', () => {
 
   it.skipIf(!canNft)('is accepted by nft (check mode): empty, mixed and 100 Services', () => {
     expect(() => nftCheck(renderProxyReplaceScript({ ports: [] }))).not.toThrow();
-    expect(() => nftCheck(renderProxyReplaceScript({ ports: [web, dns, empty, headless] }))).not.toThrow();
+    expect(() => nftCheck(renderProxyReplaceScript({ ports: [web, dns, empty, headless, { ...web, service: 'sticky', clusterIP: '10.96.7.10', nodePort: 30082, affinitySeconds: 10800 }] }))).not.toThrow();
     const many = Array.from({ length: 100 }, (_, n): ServicePort => ({ ...web, service: `web-${n}`, clusterIP: `10.96.8.${n + 1}`, nodePort: 30100 + n }));
     expect(() => nftCheck(renderProxyReplaceScript({ ports: many }))).not.toThrow();
   });

@@ -31,6 +31,11 @@ function endpointChain(p: ServicePort, ip: string, port: number): string {
   return `ep-${hash8(id)}-${id}`;
 }
 
+function affinitySet(p: ServicePort, ip: string, port: number): string {
+  const id = `${portId(p)}__${ip}/${port}`;
+  return `affinity-${hash8(id)}-${id}`;
+}
+
 function mapBlock(name: string, type: string, elements: string[], comment: string): string[] {
   const body = [`    type ${type}`, `    comment "${comment}"`];
   if (elements.length) body.push(`    elements = {\n      ${elements.join(',\n      ')}\n    }`);
@@ -46,6 +51,9 @@ function mapBlock(name: string, type: string, elements: string[], comment: strin
  *   chain, which DNATs. ClusterIP traffic not from a Pod, all NodePort traffic and a Pod reaching
  *   itself through its Service (hairpin) are marked and masqueraded in postrouting, so replies come
  *   back through the host.
+ * - sessionAffinity ClientIP: each endpoint chain records the client in a timed set, and the Service
+ *   chain sends a recorded client back to that endpoint before picking at random. The sets go with
+ *   every table replacement, so any Service change forgets the affinities (kube-proxy keeps them).
  * - packets for 127.0.0.0/8 that did not come in on lo are dropped (route_localnet is on for
  *   localhost NodePorts).
  * - a Service port with no ready endpoint is rejected (ICMP port unreachable → ECONNREFUSED) in the
@@ -58,6 +66,7 @@ export function renderProxyRules(i: ProxyRulesInput): string {
   const noEpIps: string[] = [];
   const noEpNodePorts: string[] = [];
   const chains: string[] = [];
+  const sets: string[] = [];
   for (const p of i.ports) {
     if (!p.clusterIP) continue; // headless: DNS only
     const svc = serviceChain(p);
@@ -68,11 +77,15 @@ export function renderProxyRules(i: ProxyRulesInput): string {
       continue;
     }
     serviceIps.push(`${key} : goto ${svc}`);
-    const eps = p.endpoints.map((e) => ({ ...e, chain: endpointChain(p, e.ip, e.port) }));
+    const eps = p.endpoints.map((e) => ({ ...e, chain: endpointChain(p, e.ip, e.port), affinity: affinitySet(p, e.ip, e.port) }));
+    const sticky = p.affinitySeconds ? eps : [];
+    // sessionAffinity ClientIP: a client seen recently goes back to its endpoint (one timed set per endpoint)
+    for (const e of sticky) sets.push(`  set ${e.affinity} {`, '    type ipv4_addr', '    flags dynamic,timeout', `    timeout ${p.affinitySeconds}s`, '  }');
     const pick = eps.length === 1 ? `goto ${eps[0]!.chain}` : `numgen random mod ${eps.length} vmap { ${eps.map((e, n) => `${n} : goto ${e.chain}`).join(', ')} }`;
     chains.push(
       `  chain ${svc} {`,
       `    ip daddr ${p.clusterIP} ip saddr != ${podCidr} jump mark-for-masquerade`,
+      ...sticky.map((e) => `    ip saddr @${e.affinity} goto ${e.chain}`),
       `    ${pick}`,
       '  }',
     );
@@ -84,6 +97,7 @@ export function renderProxyRules(i: ProxyRulesInput): string {
       chains.push(
         `  chain ${e.chain} {`,
         `    ip saddr ${e.ip} jump mark-for-masquerade`,
+        ...(p.affinitySeconds ? [`    update @${e.affinity} { ip saddr }`] : []),
         `    meta l4proto ${p.protocol} dnat to ${e.ip}:${e.port}`,
         '  }',
       );
@@ -140,6 +154,7 @@ export function renderProxyRules(i: ProxyRulesInput): string {
     '    ip daddr . meta l4proto . th dport vmap @service-ips',
     '    fib daddr type local meta l4proto . th dport vmap @service-nodeports',
     '  }',
+    ...sets,
     ...chains,
     '}',
     '',

@@ -1,5 +1,6 @@
 // Run inside a Pod's netns by the services integration test (plain node, no TypeScript):
 //   node tcp-probe.mjs echo HOST PORT        → prints what the echo server sent back, or the error code
+//   node tcp-probe.mjs many HOST PORT N      → prints a JSON array of N answers (one connection each)
 //   node tcp-probe.mjs bench HOST PORT HOST2 PORT2 N → JSON { a: { median, p90 }, b: {...} } of N connect+echo
 //                                                     round trips (ms) to each, alternating so both see the same load
 import net from 'node:net';
@@ -26,6 +27,12 @@ function roundTrip(payload, h = host, p = Number(portText)) {
 (async () => {
   if (mode === 'echo') {
     process.stdout.write((await roundTrip('ping\n')).text.trim());
+    return;
+  }
+  if (mode === 'many') {
+    const answers = [];
+    for (let i = 0; i < Number(host2); i++) answers.push((await roundTrip('ping\n')).text.trim());
+    process.stdout.write(JSON.stringify(answers));
     return;
   }
   const a = [];
