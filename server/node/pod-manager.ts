@@ -17,6 +17,7 @@ import type { PodNetwork } from './network/pod-network';
 import type { PodIsolation } from './cgroups/pod-isolation';
 import { mountPodVolumes } from './pod-volumes';
 import { LABEL_HOSTNAME } from './node-object';
+import { clusterDnsNamespace } from './network/pod-resolv-conf';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -167,7 +168,7 @@ export class PodManager {
     const net = pod.spec?.hostNetwork ? undefined : this.opts.podNetwork;
     if (net) {
       try {
-        const a = net.attach(rt.uid);
+        const a = net.attach(rt.uid, clusterDnsNamespace(pod));
         rt.podIP = a.ip;
         rt.netns = a.netns;
       } catch (err) {

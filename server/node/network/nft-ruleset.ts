@@ -1,3 +1,5 @@
+import { DNS_SERVICE } from '../../network/service-model';
+
 /** Every embedded node's pod range lies in it: traffic between pods of two nodes keeps its source address. */
 export const POD_NETWORK = '10.244.0.0/16';
 
@@ -12,7 +14,8 @@ export interface NodeRulesInput {
  * The node's pod-network table (one `inet` table, replaced atomically):
  * - input: nothing that arrives from the pod bridge may open a host socket (the API server,
  *   handler, migration and NBD ports listen on the host), except replies to the host's own
- *   connections and DHCP/ICMP errors; loopback addresses are never accepted from the bridge.
+ *   connections and DHCP/ICMP errors, and the cluster DNS (10.96.0.10 port 53, UDP and TCP, served
+ *   on the host by server/network/dns); loopback addresses are never accepted from the bridge.
  * - forward: pods may leave through any other interface; replies come back.
  * - postrouting: pod traffic leaving the pod network (10.244.0.0/16) is masqueraded to the host's address.
  */
@@ -22,6 +25,7 @@ export function renderNodeRules(i: NodeRulesInput): string {
     `  chain input {`,
     `    type filter hook input priority filter; policy accept;`,
     `    iifname "${i.bridge}" ct state established,related accept`,
+    `    iifname "${i.bridge}" ip daddr ${DNS_SERVICE.clusterIP} meta l4proto { tcp, udp } th dport 53 accept`,
     `    iifname "${i.bridge}" drop`,
     `  }`,
     `  chain forward {`,

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { run, tryRun } from './ip-command';
+import { removePodResolvConf, writePodResolvConf } from './pod-resolv-conf';
 
 const NETNS_DIR = '/run/netns';
 
@@ -20,25 +21,31 @@ export interface PodNetnsSpec {
   ip: string;
   prefix: number;
   gateway: string;
+  /** the Pod's namespace: its resolv.conf points at the cluster DNS with this search list (none: the host's) */
+  dnsNamespace?: string;
 }
 
 /** Create the pod's namespace with lo up and eth0 (ip/prefix, default route via the bridge). Idempotent. */
 export function createPodNetns(s: PodNetnsSpec): void {
   if (!existsSync(`${NETNS_DIR}/${s.netns}`)) run('ip', ['netns', 'add', s.netns]);
+  if (s.dnsNamespace) writePodResolvConf(s.netns, s.dnsNamespace);
   const inNs = (args: string[]) => run('ip', ['-n', s.netns, ...args]);
   inNs(['link', 'set', 'lo', 'up']);
   if (run('ip', ['-n', s.netns, '-o', 'link', 'show']).includes(' eth0')) return;
   tryRun('ip', ['link', 'del', s.hostVeth]);
   run('ip', ['link', 'add', s.hostVeth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', s.netns]);
   run('ip', ['link', 'set', s.hostVeth, 'master', s.bridge, 'up']);
+  // hairpin: a Pod reaching a Service that picks the Pod itself gets its packet back through its own port
+  run('ip', ['link', 'set', s.hostVeth, 'type', 'bridge_slave', 'hairpin', 'on']);
   inNs(['addr', 'add', `${s.ip}/${s.prefix}`, 'dev', 'eth0']);
   inNs(['link', 'set', 'eth0', 'up']);
   inNs(['route', 'add', 'default', 'via', s.gateway]);
 }
 
-/** Remove the namespace (its eth0 and so the veth pair go with it). */
+/** Remove the namespace (its eth0 and so the veth pair go with it) and its /etc/netns files. */
 export function deletePodNetns(netns: string, hostVeth?: string): void {
   tryRun('ip', ['netns', 'del', netns]);
+  removePodResolvConf(netns);
   if (hostVeth) tryRun('ip', ['link', 'del', hostVeth]);
 }
 

@@ -50,12 +50,12 @@ export class PodNetwork {
     ensureNodeBridge({ bridge: this.bridge, gateway: gatewayOf(c), prefix: c.prefix, podCidr: cidrString(c), table: this.table });
   }
 
-  /** Create (or find) the pod's namespace and address. */
-  attach(uid: string): PodAttachment {
+  /** Create (or find) the pod's namespace and address; with `dnsNamespace` its resolv.conf uses the cluster DNS. */
+  attach(uid: string, dnsNamespace?: string): PodAttachment {
     const ip = this.ipam.allocate(uid);
     const netns = netnsName(this.tag, uid);
     const c = this.ipam.cidr;
-    createPodNetns({ netns, hostVeth: hostVethName(uid), bridge: this.bridge, ip, prefix: c.prefix, gateway: gatewayOf(c) });
+    createPodNetns({ netns, hostVeth: hostVethName(uid), bridge: this.bridge, ip, prefix: c.prefix, gateway: gatewayOf(c), dnsNamespace });
     return { ip, netns };
   }
 
