@@ -29,6 +29,7 @@ const commands: Record<string, Command> = {
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
   storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H]`, load: async () => (await import('./storage/main')).runStorageCommand },
+  network: { describe: 'run the embedded service and policy plane (Endpoints, the nftables service proxy, cluster DNS, NetworkPolicy)', usage: `kv network ${COMMON}`, load: async () => (await import('./network/main')).runNetworkCommand },
   importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },
   'hotplug-disk': { describe: "hold a hot-plugged volume on its node (an attachment Pod's command)", usage: 'kv hotplug-disk', load: async () => (await import('./virt-controller/vmi/hotplug-holder')).runHotplugHolderCommand },
   launcher: { describe: "run one virt-launcher (a launcher Pod's command; configured by its environment)", usage: 'kv launcher', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },

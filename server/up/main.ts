@@ -57,6 +57,7 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number): { apise
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
       { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
+      { name: 'network', args: ['network', ...common, ...kubeconfig] },
       {
         name: 'storage', args: ['storage', ...common, ...kubeconfig, '--upload-port', String(uploadPort)],
         liveness: { check: async (timeoutMs) => (await httpStatus(`http://127.0.0.1:${uploadPort}/healthz`, timeoutMs)) === 200 },
