@@ -1,5 +1,5 @@
 /**
- * VMIs on `kv up` with the pod network (KV_POD_NETWORK=1): real kubelets, namespaces and QEMU demo guests.
+ * VMIs on `kv up` with the pod network (on by default): real kubelets, namespaces and QEMU demo guests.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,14 +54,13 @@ async function until<T>(what: string | (() => string), fn: () => Promise<T | und
 
 describe.skipIf(podNetworkUnavailableReason() !== undefined)('VMIs on the pod network', () => {
   beforeAll(async () => {
-    process.env.KV_POD_NETWORK = '1';
+    delete process.env.KV_POD_NETWORK; // the default
     cluster = await startCluster({ nodes: 2, console: false });
     apiPort = Number(new URL(cluster.access.server).port);
     k = makeKubeClients(makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca }));
   }, 180_000);
   afterAll(async () => {
     await cluster?.stop();
-    delete process.env.KV_POD_NETWORK;
   }, 90_000);
 
   it('gives two guests distinct Pod IPs, serves a guest port on its Pod IP, and keeps the host API out of reach', async () => {
