@@ -12,7 +12,8 @@ import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutp
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
-import { findFreePort, FINAL_MIGRATION_STATES, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
+import { podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
+import { findFreePort, FINAL_MIGRATION_STATES, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
 import { AgentNotConnected, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
@@ -75,6 +76,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   private hotplugDisks?: HotplugDisks;
+  /** the pod interface's binding (set up once per launcher; a Pod namespace only) */
+  private podNetwork?: PodNetwork;
 
   private readonly guestPorts = new GuestPorts({
     hostPorts: () => this.domain?.status.hostPorts ?? [],
@@ -137,6 +140,11 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     try {
       const cloudInit = planCloudInitMedia(vmi, podDir);
       const media = Object.fromEntries(cloudInit.map((p) => [p.volume, p.path]));
+      const podIP = podNetworkIP();
+      if (podIP) {
+        this.podNetwork ??= await setUpPodNetwork({ vmi, podIP, launcherPorts: Object.values(LAUNCHER_PORTS), log: this.logger });
+        steps.lap('network');
+      }
       const ports = new Map<string, number>();
       for (const iface of vmi.spec.domain.devices?.interfaces ?? []) {
         for (const p of iface.ports ?? []) ports.set(`${p.protocol ?? 'TCP'}/${p.port}`, await findFreePort('127.0.0.1'));
@@ -145,7 +153,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
         vmi, podDir, accel, image: this.opts.image, cloudInitMedia: media, ovmf: this.opts.ovmf, incoming, binary: this.opts.binary,
         allocateHostPort: (p) => ports.get(`${p.protocol}/${p.port}`)!,
         claim: claimResolver(volumesDir(podDir), vmi),
-        podIP: process.env.POD_IP && process.env.POD_IP !== '127.0.0.1' ? process.env.POD_IP : undefined,
+        podIP, podTap: this.podNetwork?.tap,
       });
       domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
       steps.lap('convert');
@@ -183,7 +191,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     });
     let nbdPort: number | undefined;
     if (disks.length) {
-      nbdPort = await findFreePort(MIGRATION_LISTEN_HOST);
+      nbdPort = await listenPort('nbd');
       await exportDisks(qmp, MIGRATION_LISTEN_HOST, nbdPort, disks);
     }
     return { ...(await startIncoming(qmp, { allowPostCopy })), nbdPort };

@@ -27,6 +27,8 @@ export interface ConverterInput {
   allocateHostPort?: (p: { protocol: 'TCP' | 'UDP'; port: number }) => number;
   /** The launcher Pod's own address on the pod network (unset when the Pod shares the host's). */
   podIP?: string;
+  /** the pod interface's tap in the Pod namespace (masquerade/bridge binding); unset → user networking */
+  podTap?: { ifaceName: string; device: string; vhost: boolean };
   /**
    * The claim behind a volume (persistentVolumeClaim, dataVolume, ephemeral), by volume name, as
    * the kubelet made it visible to the Pod; undefined → FailedPvcNotFound.

@@ -25,3 +25,13 @@ describe('masquerade on the pod network', () => {
     expect(out.interfaces[0].ipAddress).toBe('10.0.2.2');
   });
 });
+
+describe('the pod interface bound to a tap', () => {
+  it('uses the tap instead of user networking and forwards nothing itself', () => {
+    const out = renderNetArgs({ ...input('10.244.1.7'), podTap: { ifaceName: 'default', device: 'tap0', vhost: false } });
+    const netdev = JSON.parse(out.args[out.args.indexOf('-netdev') + 1]) as Record<string, unknown>;
+    expect(netdev).toEqual({ type: 'tap', id: 'net-default', ifname: 'tap0', script: 'no', downscript: 'no', vhost: false });
+    expect(out.hostPorts).toEqual([]);
+    expect(out.interfaces[0]).toMatchObject({ name: 'default', ipAddress: '10.244.1.7' });
+  });
+});

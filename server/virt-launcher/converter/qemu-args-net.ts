@@ -1,7 +1,8 @@
 /**
- * interfaces[] on the pod network → QEMU user networking shaped like KubeVirt's masquerade
- * binding: guest 10.0.2.2, gateway 10.0.2.1, DNS 10.0.2.3, the guest's declared ports
- * forwarded from 127.0.0.1:<host port>. bridge{} is treated the same (there is no pod NIC).
+ * interfaces[] on the pod network → QEMU's NIC and its backend. With a Pod network namespace the
+ * launcher has bound the interface to a tap (network/pod-binding.ts): `-netdev tap`. Without one,
+ * QEMU user networking shaped like KubeVirt's masquerade binding: guest 10.0.2.2, gateway 10.0.2.1,
+ * DNS 10.0.2.3, the guest's declared ports forwarded from 127.0.0.1:<host port>.
  */
 import { createHash } from 'node:crypto';
 import type { ArgsPart, ConverterInput } from './converter-types';
@@ -68,17 +69,21 @@ export function renderNetArgs(input: ConverterInput): NetPart {
     const driver = MODELS[iface.model ?? 'virtio'];
     if (!driver) throw invalid(`${field}.model: unsupported model ${JSON.stringify(iface.model)}`);
     const mac = iface.macAddress ? checkMac(iface.macAddress, `${field}.macAddress`) : deriveMac(input.vmi.metadata.uid ?? input.vmi.metadata.name, name);
-    const { hostfwd, hostPorts } = renderPorts(input, iface, i);
-    out.args.push('-netdev', renderJson({
-      type: 'user', id: `net-${name}`, net: GUEST_NETWORK.cidr, host: GUEST_NETWORK.gateway, dhcpstart: GUEST_NETWORK.guest,
-      dns: GUEST_NETWORK.dns, hostname: input.vmi.spec.hostname ?? input.vmi.metadata.name, hostfwd: hostfwd.length ? hostfwd : undefined,
-    }));
+    const tap = input.podTap?.ifaceName === name ? input.podTap : undefined;
+    const { hostfwd, hostPorts } = tap ? { hostfwd: [], hostPorts: [] } : renderPorts(input, iface, i);
+    out.args.push('-netdev', renderJson(tap
+      ? { type: 'tap', id: `net-${name}`, ifname: tap.device, script: 'no', downscript: 'no', vhost: tap.vhost }
+      : {
+        type: 'user', id: `net-${name}`, net: GUEST_NETWORK.cidr, host: GUEST_NETWORK.gateway, dhcpstart: GUEST_NETWORK.guest,
+        dns: GUEST_NETWORK.dns, hostname: input.vmi.spec.hostname ?? input.vmi.metadata.name, hostfwd: hostfwd.length ? hostfwd : undefined,
+      }));
     out.args.push('-device', renderJson({
       driver, id: userAlias(name), netdev: `net-${name}`, mac, bootindex: iface.bootOrder,
       romfile: iface.bootOrder === undefined ? '' : undefined,
     }));
     out.hostPorts.push(...hostPorts);
-    out.interfaces.push({ name, mac, ipAddress: input.podIP ?? GUEST_NETWORK.guest }); // masquerade reports the Pod IP
+    // masquerade and bridge both report the Pod IP, as KubeVirt does
+    out.interfaces.push({ name, mac, ipAddress: input.podIP ?? GUEST_NETWORK.guest });
   }
   return out;
 }

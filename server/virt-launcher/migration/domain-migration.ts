@@ -8,6 +8,18 @@ import type { MigrationInfo, MigrationParams } from '../protocol';
 import type { QmpClient } from '../qmp-client';
 
 export const MIGRATION_LISTEN_HOST = process.env.KV_MIGRATION_HOST ?? '127.0.0.1';
+/**
+ * In its own Pod namespace the launcher listens on fixed ports (KubeVirt's 49152/49153), which the
+ * masquerade binding leaves out of the ports it forwards to the guest; on the host's loopback
+ * (no pod network) ports are picked free.
+ */
+export const LAUNCHER_PORTS = { migration: 49152, nbd: 49153 } as const;
+const ownNamespace = MIGRATION_LISTEN_HOST !== '127.0.0.1';
+
+/** the port for a launcher listener: fixed in a Pod namespace, else a free one */
+export function listenPort(which: keyof typeof LAUNCHER_PORTS): Promise<number> {
+  return ownNamespace ? Promise.resolve(LAUNCHER_PORTS[which]) : findFreePort(MIGRATION_LISTEN_HOST);
+}
 const POSTCOPY_AFTER_SYNCS = 3;
 
 /** A free TCP port on `host` (bound, read and released). */
@@ -24,7 +36,7 @@ export function findFreePort(host: string): Promise<number> {
 
 export async function startIncoming(qmp: QmpClient, opts: { allowPostCopy?: boolean }): Promise<{ host: string; port: number }> {
   if (opts.allowPostCopy) await qmp.execute('migrate-set-capabilities', { capabilities: [{ capability: 'postcopy-ram', state: true }] });
-  const port = await findFreePort(MIGRATION_LISTEN_HOST);
+  const port = await listenPort('migration');
   await qmp.execute('migrate-incoming', { uri: `tcp:${MIGRATION_LISTEN_HOST}:${port}` });
   return { host: MIGRATION_LISTEN_HOST, port };
 }
