@@ -56,6 +56,19 @@ function renderPorts(input: ConverterInput, iface: Interface, i: number): { host
   return { hostfwd, hostPorts };
 }
 
+/** the tap the launcher bound (pod network), else QEMU user networking with its port forwards */
+function renderBackend(input: ConverterInput, iface: Interface, i: number): { netdev: string; hostPorts: HostPort[] } {
+  const id = `net-${iface.name}`;
+  const tap = input.podTap?.ifaceName === iface.name ? input.podTap : undefined;
+  if (tap) return { netdev: renderJson({ type: 'tap', id, ifname: tap.device, script: 'no', downscript: 'no', vhost: tap.vhost }), hostPorts: [] };
+  const { hostfwd, hostPorts } = renderPorts(input, iface, i);
+  const netdev = renderJson({
+    type: 'user', id, net: GUEST_NETWORK.cidr, host: GUEST_NETWORK.gateway, dhcpstart: GUEST_NETWORK.guest,
+    dns: GUEST_NETWORK.dns, hostname: input.vmi.spec.hostname ?? input.vmi.metadata.name, hostfwd: hostfwd.length ? hostfwd : undefined,
+  });
+  return { netdev, hostPorts };
+}
+
 export interface NetPart extends ArgsPart { hostPorts: HostPort[]; interfaces: { name: string; mac: string; ipAddress: string }[] }
 
 export function renderNetArgs(input: ConverterInput): NetPart {
@@ -69,14 +82,8 @@ export function renderNetArgs(input: ConverterInput): NetPart {
     const driver = MODELS[iface.model ?? 'virtio'];
     if (!driver) throw invalid(`${field}.model: unsupported model ${JSON.stringify(iface.model)}`);
     const mac = iface.macAddress ? checkMac(iface.macAddress, `${field}.macAddress`) : deriveMac(input.vmi.metadata.uid ?? input.vmi.metadata.name, name);
-    const tap = input.podTap?.ifaceName === name ? input.podTap : undefined;
-    const { hostfwd, hostPorts } = tap ? { hostfwd: [], hostPorts: [] } : renderPorts(input, iface, i);
-    out.args.push('-netdev', renderJson(tap
-      ? { type: 'tap', id: `net-${name}`, ifname: tap.device, script: 'no', downscript: 'no', vhost: tap.vhost }
-      : {
-        type: 'user', id: `net-${name}`, net: GUEST_NETWORK.cidr, host: GUEST_NETWORK.gateway, dhcpstart: GUEST_NETWORK.guest,
-        dns: GUEST_NETWORK.dns, hostname: input.vmi.spec.hostname ?? input.vmi.metadata.name, hostfwd: hostfwd.length ? hostfwd : undefined,
-      }));
+    const { netdev, hostPorts } = renderBackend(input, iface, i);
+    out.args.push('-netdev', netdev);
     out.args.push('-device', renderJson({
       driver, id: userAlias(name), netdev: `net-${name}`, mac, bootindex: iface.bootOrder,
       romfile: iface.bootOrder === undefined ? '' : undefined,
