@@ -96,7 +96,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined || !hasBusybox)('lau
     const t = (topo = build());
     const { setupMs, kind } = await bind(t, { name: 'default', masquerade: {}, macAddress: MAC });
     expect(kind).toBe('masquerade');
-    console.log(`masquerade set-up: ${setupMs} ms`);
+    process.stdout.write(`masquerade binding set-up in the Pod namespace: ${setupMs} ms\n`);
     const lease = dhcp(t);
     expect(lease).toMatchObject({ ip: '10.0.2.2', mask: '24', router: '10.0.2.1', dns: '10.96.0.10', domain: 'default.svc.cluster.local', hostname: 'vm-x', serverid: '10.0.2.1', mtu: '1500' });
     expect(lease.search).toContain('svc.cluster.local');
@@ -127,7 +127,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined || !hasBusybox)('lau
   it('bridge: the guest leases the Pod IP and gateway and answers on the Pod IP itself', async () => {
     const t = (topo = build());
     const { setupMs } = await bind(t, { name: 'default', bridge: {}, macAddress: MAC.toUpperCase() });
-    console.log(`bridge set-up: ${setupMs} ms`);
+    process.stdout.write(`bridge binding set-up in the Pod namespace: ${setupMs} ms\n`);
     const lease = dhcp(t);
     expect(lease).toMatchObject({ ip: t.podIP, mask: '24', router: t.gw, dns: '10.96.0.10', serverid: '169.254.75.10' });
     const p = serve(t.guest, '0.0.0.0', 8080, 'guest');
