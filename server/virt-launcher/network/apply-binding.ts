@@ -46,9 +46,9 @@ async function removeLeftovers(): Promise<void> {
 
 export async function applyBinding(plan: { ipBatch: string[]; nft: string; kind: string }): Promise<void> {
   await removeLeftovers();
-  await runTool('ip', ['-batch', '-'], plan.ipBatch.join('\n') + '\n');
   if (plan.kind === 'masquerade') writeFileSync('/proc/sys/net/ipv4/ip_forward', '1');
-  await runTool('nft', ['-f', '-'], plan.nft);
+  // the rules name links (iifname), not indexes, so both tools can run at once
+  await Promise.all([runTool('ip', ['-batch', '-'], plan.ipBatch.join('\n') + '\n'), runTool('nft', ['-f', '-'], plan.nft)]);
 }
 
 /** vhost-net accelerates the tap when the kernel offers it */

@@ -92,6 +92,8 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('masquerade and bri
     try {
       expect(await shell.run('ip -4 addr show eth0')).toContain('inet 10.0.2.2/24');
       expect(await shell.run('ip route show default')).toContain('via 10.0.2.1');
+      // the launcher's DHCP server hands out the Pod's resolvers, never QEMU user networking's 10.0.2.3
+      expect(await shell.run('cat /etc/resolv.conf')).not.toContain('10.0.2.3');
       expect(await shell.run(`busybox nc -w 3 ${b} 80 </dev/null`)).toBe('hello vm-bridge');
     } finally {
       shell.close();
