@@ -35,3 +35,11 @@ describe('the pod interface bound to a tap', () => {
     expect(out.interfaces[0]).toMatchObject({ name: 'default', ipAddress: '10.244.1.7' });
   });
 });
+
+describe('spec macAddress', () => {
+  it.each([['02-5A-00-00-00-01'], ['025a.0000.0001'], ['02:5A:00:00:00:01']])('%s reaches QEMU as 02:5a:00:00:00:01', (mac) => {
+    const i = input();
+    (i.vmi.spec.domain.devices!.interfaces![0] as { macAddress?: string }).macAddress = mac;
+    expect(renderNetArgs(i).interfaces[0].mac).toBe('02:5a:00:00:00:01');
+  });
+});

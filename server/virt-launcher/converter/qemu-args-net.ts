@@ -25,7 +25,14 @@ export function deriveMac(vmiUID: string, name: string): string {
   return ['02', ...[...h.subarray(0, 5)].map((b) => b.toString(16).padStart(2, '0'))].join(':');
 }
 
-function checkMac(mac: string, field: string): string {
+/** aa-bb-.. and aabb.ccdd.eeff (accepted by admission, as Go's net.ParseMAC) → aa:bb:cc:dd:ee:ff */
+export function normalizeMac(mac: string): string {
+  const hex = mac.replace(/[-.:]/g, '');
+  return /^[0-9a-fA-F]{12}$/.test(hex) ? hex.toLowerCase().match(/../g)!.join(':') : mac;
+}
+
+function checkMac(raw: string, field: string): string {
+  const mac = normalizeMac(raw);
   if (!MAC.test(mac) || (parseInt(mac.slice(0, 2), 16) & 1) === 1) throw invalid(`${field}: ${JSON.stringify(mac)} is not a unicast MAC address`);
   return mac.toLowerCase();
 }

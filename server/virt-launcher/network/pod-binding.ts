@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Interface, LauncherVMI } from '../vmi-types';
-import { deriveMac } from '../converter/qemu-args-net';
+import { deriveMac, normalizeMac } from '../converter/qemu-args-net';
 import { parseResolvConf, planBinding, type BindingKind } from './binding-plan';
 import { applyBinding, readPodLink, vhostAvailable } from './apply-binding';
 import { startDhcpServer, type DhcpServer } from './dhcp-server';
@@ -45,7 +45,7 @@ export async function setUpPodNetwork(opts: { vmi: LauncherVMI; podIP: string; l
   const kind: BindingKind = iface.bridge ? 'bridge' : 'masquerade';
   const pod = readPodLink(opts.podIP);
   if (!pod) throw new Error(`the Pod's eth0 does not carry ${opts.podIP}; cannot bind interface ${iface.name}`);
-  const mac = (iface.macAddress ?? deriveMac(opts.vmi.metadata.uid ?? opts.vmi.metadata.name, iface.name)).toLowerCase();
+  const mac = (iface.macAddress ? normalizeMac(iface.macAddress) : deriveMac(opts.vmi.metadata.uid ?? opts.vmi.metadata.name, iface.name));
   const { nameservers, search } = readResolvConf();
   const plan = planBinding({
     kind, mac, pod, dns: nameservers, search, hostname: opts.vmi.spec.hostname ?? opts.vmi.metadata.name,

@@ -1,5 +1,5 @@
 /** Network and interface rules (KubeVirt pkg/network/admitter): names, pairing, bindings, models, ports. */
-import { invalid, type Cause } from '../cause';
+import { duplicate, invalid, type Cause } from '../cause';
 import { isObject, objectsAt, stringAt, type JsonObject } from '../json-shape';
 import type { AdmissionConfig } from '../admission-config';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
@@ -14,6 +14,9 @@ const DISCONTINUED: [string, string][] = [
   ['macvtap', 'Macvtap network binding has been discontinued since v1.3'],
 ];
 const RESERVED_MAC = '02:00:00:00:00:00';
+/** what Go's net.ParseMAC takes for a 48-bit address: aa:bb:.. , aa-bb-.. or aabb.ccdd.eeff */
+const MAC_FORMS = [/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i, /^[0-9a-f]{2}(-[0-9a-f]{2}){5}$/i, /^[0-9a-f]{4}(\.[0-9a-f]{4}){2}$/i];
+const canonicalMac = (mac: string) => mac.replace(/[:.-]/g, '').toLowerCase();
 const present = (v: unknown) => v !== undefined && v !== null;
 
 function validateNetworks(nets: [JsonObject, number][], base: string): Cause[] {
@@ -79,11 +82,26 @@ function validateInterface(f: string, iface: JsonObject, net: JsonObject | undef
   const model = stringAt(iface.model);
   if (model && !NIC_MODELS.includes(model)) out.push(invalid(`${f}.model`, `interface ${f}.name uses model ${model} that is not supported.`));
   const mac = stringAt(iface.macAddress);
-  if (mac && mac.toLowerCase() === RESERVED_MAC) {
+  if (mac && !MAC_FORMS.some((re) => re.test(mac))) out.push(invalid(`${f}.macAddress`, `interface ${f}.name has malformed MAC address (${mac}).`));
+  else if (mac && canonicalMac(mac) === canonicalMac(RESERVED_MAC)) {
     out.push(invalid(`${f}.macAddress`, 'The requested MAC address is reserved for the in-pod bridge. Please choose another one.'));
   }
   if (typeof iface.bootOrder === 'number' && iface.bootOrder < 1) out.push(invalid(`${f}.bootOrder`, `${f} must have a boot order > 0, if supplied`));
   out.push(...validatePorts(f, iface));
+  return out;
+}
+
+/** two NICs of one VMI with one MAC would answer for each other (KubeVirt leaves this to kubemacpool; we refuse it here) */
+function validateUniqueMacs(ifaces: [JsonObject, number][], ifBase: string): Cause[] {
+  const seen = new Map<string, string>();
+  const out: Cause[] = [];
+  for (const [iface, i] of ifaces) {
+    const mac = stringAt(iface.macAddress);
+    if (!mac || !MAC_FORMS.some((re) => re.test(mac))) continue;
+    const first = seen.get(canonicalMac(mac));
+    if (first) out.push(duplicate(`${ifBase}[${i}].macAddress`, `interface ${ifBase}[${i}].name has MAC address ${mac} already used by interface ${first}`));
+    else seen.set(canonicalMac(mac), stringAt(iface.name) ?? `${ifBase}[${i}]`);
+  }
   return out;
 }
 
@@ -95,7 +113,7 @@ export function validateNetworking(spec: VirtualMachineInstanceSpec, field: stri
   if (Array.isArray(spec.networks) && spec.networks.length > MAX_NETWORKS) {
     return [invalid(netBase, `${netBase} list exceeds the ${MAX_NETWORKS} element limit in length`)];
   }
-  const out = validateNetworks(nets, netBase);
+  const out = [...validateNetworks(nets, netBase), ...validateUniqueMacs(ifaces, ifBase)];
   const netByName = new Map(nets.map(([n]) => [stringAt(n.name) ?? '', n]));
   const ifaceNames = new Set<string>();
   let podIfaces = 0;
@@ -109,7 +127,8 @@ export function validateNetworking(spec: VirtualMachineInstanceSpec, field: stri
     else if (present(net.pod)) podIfaces += 1;
     out.push(...validateInterface(f, iface, net, config));
   }
-  if (podIfaces > 1) out.push(invalid(ifBase, `more than one interface is connected to a pod network in ${ifBase}`));
+  const podNets = nets.filter(([n]) => present(n.pod)).length;
+  if (podIfaces > 1 || podNets > 1) out.push(invalid(ifBase, `more than one interface is connected to a pod network in ${ifBase}`));
   for (const [n, i] of nets) {
     const name = stringAt(n.name) ?? '';
     if (!ifaceNames.has(name)) out.push(invalid(`${netBase}[${i}].name`, `${netBase}[${i}].name '${name}' not found.`));
