@@ -131,4 +131,15 @@ describe('guest details', () => {
     expect(s.interfaces?.[0]).toMatchObject({ interfaceName: 'eth0', infoSource: 'domain, guest-agent', ipAddresses: ['10.0.2.15'] });
     expect(s.guestOSInfo).toEqual(guest.os);
   });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['masquerade keeps the Pod IP the guest agent cannot see', { masquerade: {} }, '10.244.1.7'],
+    ['bridge takes the guest agent addresses', { bridge: {} }, '10.244.1.9'],
+  ])('%s', (_what, binding, want) => {
+    const onPod = domain('running', { interfaces: [{ name: 'default', mac: '02:00:00:12:34:56', ipAddress: '10.244.1.7' }] });
+    const guest = { connected: true, interfaces: [{ name: 'eth0', mac: '02:00:00:12:34:56', ipAddresses: [want === '10.244.1.7' ? '10.0.2.2' : want] }] };
+    const v = vmi();
+    v.spec.domain.devices!.interfaces = [{ name: 'default', ...binding }];
+    expect(computeDomainStatus(v, obs(onPod, { guest })).interfaces?.[0]).toMatchObject({ ipAddress: want, interfaceName: 'eth0' });
+  });
 });

@@ -15,12 +15,18 @@ function findAgentInterface(guest: GuestInfo | undefined, mac: string | undefine
   return guest.interfaces.find((i) => i.mac?.toLowerCase() === mac.toLowerCase());
 }
 
+/** masquerade (also the implicit default interface): the guest's own 10.0.2.2 is private to its Pod, the Pod IP is what others reach */
+function isMasquerade(vmi: VirtualMachineInstance, name: string): boolean {
+  const declared = vmi.spec.domain.devices?.interfaces ?? [];
+  return declared.length === 0 || declared.some((i) => i.name === name && i.masquerade);
+}
+
 export function computeInterfaces(vmi: VirtualMachineInstance, domain: DomainStatus | undefined, guest: GuestInfo | undefined): VMIInterfaceStatus[] {
   const declared = vmi.spec.domain.devices?.interfaces ?? [];
   return (domain?.interfaces ?? []).map((d) => {
     const agent = findAgentInterface(guest, d.mac);
     const agentIPs = agent?.ipAddresses.filter((ip) => !ip.startsWith('fe80:')) ?? [];
-    const ipAddresses = agentIPs.length ? agentIPs : [d.ipAddress];
+    const ipAddresses = agentIPs.length && !isMasquerade(vmi, d.name) ? agentIPs : [d.ipAddress];
     const out: VMIInterfaceStatus = {
       name: d.name,
       mac: d.mac,
