@@ -4,7 +4,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { networkInterfaces } from 'node:os';
 import { BRIDGE, POD_LINK, TAP, type PodLinkInfo } from './binding-plan';
 
 export function runTool(file: string, args: string[], input?: string): Promise<string> {
@@ -28,13 +27,19 @@ export function parseDefaultGateway(procNetRoute: string, dev: string): string |
   return undefined;
 }
 
-/** eth0 as it is now; undefined when this namespace has no eth0 carrying `podIP` (a bridge binding already took it). */
-export function readPodLink(podIP: string): PodLinkInfo | undefined {
-  const addr = networkInterfaces()[POD_LINK]?.find((a) => a.family === 'IPv4' && a.address === podIP);
-  if (!addr?.cidr) return undefined;
-  const mtu = Number(readFileSync(`/sys/class/net/${POD_LINK}/mtu`, 'utf8').trim()) || 1500;
+interface IpAddrJson { mtu?: number; addr_info?: { family?: string; local?: string; prefixlen?: number }[] }
+
+/**
+ * eth0 as it is now; undefined when this namespace has no eth0 carrying `podIP` (a bridge binding
+ * already took it). Read with `ip`, not os.networkInterfaces(): libuv leaves out links without
+ * carrier, and a fresh veth may not have it yet.
+ */
+export async function readPodLink(podIP: string): Promise<PodLinkInfo | undefined> {
+  const links = JSON.parse(await runTool('ip', ['-j', '-4', 'addr', 'show', 'dev', POD_LINK]).catch(() => '[]')) as IpAddrJson[];
+  const addr = links[0]?.addr_info?.find((a) => a.local === podIP);
+  if (!addr?.prefixlen) return undefined;
   const gateway = parseDefaultGateway(readFileSync('/proc/net/route', 'utf8'), POD_LINK);
-  return { podIP, prefix: Number(addr.cidr.split('/')[1]), gateway, mtu };
+  return { podIP, prefix: addr.prefixlen, gateway, mtu: links[0].mtu ?? 1500 };
 }
 
 /** Leftovers of an earlier launcher in the same Pod (a container restart) go first. */

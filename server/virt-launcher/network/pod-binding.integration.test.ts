@@ -30,7 +30,11 @@ function serve(ns: string, host: string, port: number, tag: string): ChildProces
   const js = `require('net').createServer(s=>s.end('${tag} '+s.remoteAddress.replace('::ffff:','')+'\\n')).listen(${port},'${host}',()=>console.log('up'))`;
   return spawn('ip', ['netns', 'exec', ns, 'node', '-e', js], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
-const firstLine = (p: ChildProcess) => new Promise<string>((resolve) => createInterface({ input: p.stdout! }).once('line', resolve));
+/** the first line a child prints; an exit before it fails the test at once */
+const firstLine = (p: ChildProcess) => new Promise<string>((resolve, reject) => {
+  createInterface({ input: p.stdout! }).once('line', resolve);
+  p.once('exit', (code) => reject(new Error(`${p.spawnargs.join(' ').slice(0, 120)} exited with ${code} before printing`)));
+});
 
 interface Topology { node: string; pod: string; guest: string; podIP: string; gw: string; dir: string; procs: ChildProcess[] }
 let topo: Topology | undefined;

@@ -43,7 +43,7 @@ export async function setUpPodNetwork(opts: { vmi: LauncherVMI; podIP: string; l
   const iface = podInterface(opts.vmi);
   if (!iface) return undefined;
   const kind: BindingKind = iface.bridge ? 'bridge' : 'masquerade';
-  const pod = readPodLink(opts.podIP);
+  const pod = await readPodLink(opts.podIP);
   if (!pod) throw new Error(`the Pod's eth0 does not carry ${opts.podIP}; cannot bind interface ${iface.name}`);
   const mac = (iface.macAddress ? normalizeMac(iface.macAddress) : deriveMac(opts.vmi.metadata.uid ?? opts.vmi.metadata.name, iface.name));
   const { nameservers, search } = readResolvConf();
