@@ -12,7 +12,9 @@ export function runTool(file: string, args: string[], input?: string): Promise<s
       if (err) reject(new Error(`${file} ${args.join(' ')}: ${stderr.trim() || err.message}`));
       else resolve(stdout);
     });
-    child.stdin?.end(input ?? '');
+    // a tool that exits without reading its input (an error, or `ip addr show`) must not crash us with EPIPE
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
   });
 }
 
