@@ -38,7 +38,7 @@ export class GuestPorts {
     const known = this.added.get(port);
     if (known) return { host: '127.0.0.1', port: known };
     const netdev = this.src.userNetdev();
-    if (!netdev) throw new GuestPortError('the VMI has no interface on the pod network');
+    if (!netdev) throw new GuestPortError('the guest has no masquerade interface on the pod network (a bridge-bound guest holds the Pod IP: connect to it there)');
     const hostPort = await this.src.freePort();
     const out = await this.src.qmp().execute('human-monitor-command', { 'command-line': `hostfwd_add ${netdev} tcp:127.0.0.1:${hostPort}-${GUEST_ADDRESS}:${port}` });
     if (typeof out === 'string' && out.trim()) throw new GuestPortError(`cannot forward port ${port}: ${out.trim()}`);

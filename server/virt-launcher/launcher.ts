@@ -23,6 +23,7 @@ import { SerialLog } from './serial-log';
 import { claimResolver, volumesDir } from './claim-mounts';
 import { HotplugDisks } from './hotplug-disks';
 import { GuestPorts, type GuestEndpoint } from './guest-ports';
+import { GUEST_NETWORK } from './converter/qemu-args-net';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -81,8 +82,10 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
 
   private readonly guestPorts = new GuestPorts({
     hostPorts: () => this.domain?.status.hostPorts ?? [],
-    userNetdev: () => (this.plan?.interfaces[0] ? `net-${this.plan.interfaces[0].name}` : undefined),
-    directAddress: () => undefined,
+    userNetdev: () => (!this.podNetwork && this.plan?.interfaces[0] ? `net-${this.plan.interfaces[0].name}` : undefined),
+    // masquerade: the guest is 10.0.2.2 behind k6t-eth0 in this namespace; bridge: it holds the Pod IP
+    // itself and this namespace has no address to reach it from
+    directAddress: () => (this.podNetwork?.kind === 'masquerade' ? GUEST_NETWORK.guest : undefined),
     qmp: () => this.requireDomain().requireQmp(),
     freePort: () => findFreePort('127.0.0.1'),
   });
