@@ -47,6 +47,8 @@ describe('masquerade plan', () => {
   it('lets the guest reach the Pod namespace for DHCP only', () => {
     const nft = planBinding(base).nft;
     expect(nft.indexOf('iifname "k6t-eth0" udp dport 67 accept')).toBeLessThan(nft.indexOf('iifname "k6t-eth0" drop'));
+    // replies to the launcher's own connections (port-forward) come back; the guest opens none
+    expect(nft.indexOf('iifname "k6t-eth0" ct state established,related accept')).toBeLessThan(nft.indexOf('iifname "k6t-eth0" drop'));
   });
 
   it.skipIf(!canCheckNft).each([

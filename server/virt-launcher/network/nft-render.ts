@@ -38,7 +38,8 @@ function chain(name: string, hook: string, body: string[]): string[] {
 }
 
 export function renderBindingRuleset(r: RulesetInput): string {
-  const guestSide = ['iifname "k6t-eth0" udp dport 67 accept', 'iifname "k6t-eth0" drop'];
+  // the guest may ask for a lease and answer connections the launcher opened (port-forward); nothing else
+  const guestSide = ['iifname "k6t-eth0" udp dport 67 accept', 'iifname "k6t-eth0" ct state established,related accept', 'iifname "k6t-eth0" drop'];
   const chains = chain('input', 'type filter hook input priority filter; policy accept;', guestSide);
   if (r.kind === 'masquerade') {
     chains.push(

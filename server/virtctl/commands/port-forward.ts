@@ -1,12 +1,15 @@
 /**
  * `virtctl port-forward TYPE/NAME[.NAMESPACE] PORT[:REMOTE]... [--address A] [--stdio]`: each
  * connection to a local port opens its own `portforward/<remote>/tcp` WebSocket to the guest. With
- * --stdio one port is carried over stdin/stdout (ssh's ProxyCommand). The first connection is
- * tried before the ports are announced, so a stopped VM is an error at once.
+ * --stdio one port is carried over stdin/stdout (ssh's ProxyCommand). The VM or VMI is looked up
+ * before the ports are announced, so a wrong name is an error at once; a guest port that is not
+ * listening yet only fails the connection that tried it (as kubectl port-forward behaves).
  */
 import net from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { VirtualMachineInstanceResource, VirtualMachineResource } from '../../../lib/kubevirt/resources';
+import { resourcePath, VirtualMachineInstanceResource, VirtualMachineResource } from '../../../lib/kubevirt/resources';
+import { messageOf } from '../../kube/api-errors';
+import { apiRequest } from '../api-request';
 import { loadClientConfig } from '../client-config';
 import { parseFlags } from '../flags';
 import { openStream } from '../stream-socket';
@@ -16,9 +19,10 @@ import { parseForwardTarget, parsePortPair, type ForwardTarget, type PortPair } 
 
 interface Dialer { kc: KubeConfig; namespace: string; target: ForwardTarget }
 
+const resourceOf = (t: ForwardTarget) => (t.kind === 'vm' ? VirtualMachineResource : VirtualMachineInstanceResource);
+
 function dial(d: Dialer, remote: number) {
-  const resource = d.target.kind === 'vm' ? VirtualMachineResource : VirtualMachineInstanceResource;
-  return openStream(d.kc, d.namespace, d.target.name, `portforward/${remote}/tcp`, '', resource).catch((err: unknown) => {
+  return openStream(d.kc, d.namespace, d.target.name, `portforward/${remote}/tcp`, '', resourceOf(d.target)).catch((err: unknown) => {
     throw new VirtctlError(`can't access ${d.target.kind}/${d.target.name}: ${err instanceof Error ? err.message : String(err)}`);
   });
 }
@@ -60,7 +64,9 @@ export async function portForwardCommand(argv: string[], out: Output, signal?: A
     const ws = await dial(d, pairs[0].remote);
     return new Promise<void>((resolve) => splice(process.stdin, (b) => process.stdout.write(b), ws, resolve));
   }
-  (await dial(d, pairs[0].remote)).close(); // fail now, not at the first connection
+  await apiRequest(kc, 'GET', resourcePath(resourceOf(target), { namespace, name: target.name })).catch((err: unknown) => {
+    throw new VirtctlError(`can't access ${target.kind}/${target.name}: ${messageOf(err)}`);
+  });
   const address = typeof values.address === 'string' ? values.address : '127.0.0.1';
   const servers = await Promise.all(pairs.map((p) => listen(d, p, address, out)));
   await new Promise<void>((resolve) => {
