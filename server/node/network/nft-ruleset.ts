@@ -1,8 +1,5 @@
 import { DNS_SERVICE } from '../../network/service-model';
 
-/** Every embedded node's pod range lies in it: traffic between pods of two nodes keeps its source address. */
-export const POD_NETWORK = '10.244.0.0/16';
-
 /** What the node's nftables table is rendered from. */
 export interface NodeRulesInput {
   table: string;
@@ -17,7 +14,8 @@ export interface NodeRulesInput {
  *   connections and DHCP/ICMP errors, and the cluster DNS (10.96.0.10 port 53, UDP and TCP, served
  *   on the host by server/network/dns); loopback addresses are never accepted from the bridge.
  * - forward: pods may leave through any other interface; replies come back.
- * - postrouting: pod traffic leaving the pod network (10.244.0.0/16) is masqueraded to the host's address.
+ * - postrouting: pod traffic leaving the node's pod range is masqueraded to the host's address (also
+ *   towards another node's pods: a bridge-bound guest does not answer other ranges yet, docs/networking.md).
  */
 export function renderNodeRules(i: NodeRulesInput): string {
   return [
@@ -37,7 +35,7 @@ export function renderNodeRules(i: NodeRulesInput): string {
     `  }`,
     `  chain postrouting {`,
     `    type nat hook postrouting priority srcnat; policy accept;`,
-    `    ip saddr ${i.podCidr} ip daddr != ${POD_NETWORK} masquerade`,
+    `    ip saddr ${i.podCidr} ip daddr != ${i.podCidr} masquerade`,
     `  }`,
     `}`,
     '',
