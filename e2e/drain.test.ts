@@ -50,7 +50,8 @@ describe('kubectl drain', () => {
     const drained = await kubectl.run('drain', 'node-1', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=120s');
     if (drained.code !== 0) {
       // say where the evacuation stopped (a rare CI failure left one guest's evacuation "in progress")
-      const states = ((await k.migrations.list(NS)).items as any[]).map((m) => `${m.metadata.name} ${m.spec.vmiName} ${m.status?.phase} ${JSON.stringify(m.status?.migrationState ?? {})}`);
+      const states = ((await k.migrations.list(NS)).items as { metadata: { name?: string }; spec?: { vmiName?: string }; status?: { phase?: string; migrationState?: unknown } }[])
+        .map((m) => `${m.metadata.name} ${m.spec?.vmiName} ${m.status?.phase} ${JSON.stringify(m.status?.migrationState ?? {})}`);
       const vmis = await Promise.all(GUESTS.map(async (n) => `${n} ${JSON.stringify((await getVMI(k, n))?.status?.migrationState ?? {})}`));
       process.stderr.write(`drain failed; migrations:\n${states.join('\n')}\nVMIs:\n${vmis.join('\n')}\n`);
     }
