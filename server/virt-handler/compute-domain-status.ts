@@ -121,6 +121,8 @@ export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): V
   if (reason) status.reason = reason;
   status.conditions = computeConditions(vmi, o, phase);
   if (o.domain?.machine) status.machine = { type: o.domain.machine };
+  if (o.domain?.fsFrozen && phase === Phase.Running) status.fsFreezeStatus = 'frozen';
+  else if (o.domain) delete status.fsFreezeStatus;
   const interfaces = computeInterfaces(vmi, o.domain, o.guest);
   if (interfaces.length && !FINAL.has(phase)) status.interfaces = interfaces;
   const os = computeGuestOSInfo(o.guest);

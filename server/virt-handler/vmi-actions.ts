@@ -48,3 +48,15 @@ export async function runVMIAction(conns: LauncherConnections, podDir: string, k
     throw err;
   }
 }
+
+/** freeze (with KubeVirt's unfreeze timeout) or unfreeze the guest's filesystems through the agent */
+export async function runFreeze(conns: LauncherConnections, podDir: string, key: string, unfreezeTimeoutSeconds: number | undefined): Promise<void> {
+  const client = conns.get(podDir, key).client;
+  try {
+    if (unfreezeTimeoutSeconds === undefined) await client.request('unfreeze');
+    else await client.request('freeze', { unfreezeTimeoutSeconds });
+  } catch (err) {
+    if (err instanceof LauncherError) throw new HttpError(CONFLICT_REASONS.has(err.reason) ? 409 : 500, err.message);
+    throw err;
+  }
+}

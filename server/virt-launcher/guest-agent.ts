@@ -127,3 +127,8 @@ export function applyAccessCredentials(podDir: string, creds: AccessCredentials,
     for (const p of creds.passwords ?? []) await s.execute('guest-set-user-password', { username: p.user, password: Buffer.from(p.password).toString('base64'), crypted: false });
   });
 }
+
+/** guest-fsfreeze-freeze / guest-fsfreeze-thaw: how many filesystems changed state. */
+export function freezeFilesystems(podDir: string, freeze: boolean, timeoutMs = DEFAULT_TIMEOUT_MS * 4): Promise<number> {
+  return askAgent(podDir, timeoutMs, (s) => s.execute<number>(freeze ? 'guest-fsfreeze-freeze' : 'guest-fsfreeze-thaw'));
+}

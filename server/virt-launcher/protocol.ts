@@ -88,6 +88,8 @@ export interface DomainStatus {
   exitCode?: number;
   /** ACPI shutdown was attempted before the domain stopped (handler: Destroyed+acpi → Failed). */
   acpiAttempted?: boolean;
+  /** the guest's filesystems are frozen through the agent (VMI status.fsFreezeStatus "frozen") */
+  fsFrozen?: boolean;
 }
 
 export interface GuestInfo {
@@ -174,6 +176,9 @@ export interface Commands {
    * each password set; fails with GuestAgentNotConnected when no agent answers.
    */
   setAccessCredentials: [AccessCredentials, { ok: true }];
+  /** guest-fsfreeze-freeze; thawed by `unfreeze` or, at the latest, after unfreezeTimeoutSeconds (0: never) */
+  freeze: [{ unfreezeTimeoutSeconds: number }, DomainStatus];
+  unfreeze: [undefined, DomainStatus];
   stats: [undefined, DomainStats];
   /** PPM or PNG written into the pod dir. */
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];
