@@ -15,7 +15,7 @@ const CONFLICT_REASONS = new Set(['DomainNotStarted', 'GuestAgentNotConnected'])
 export function toGuestAgentInfo(info: GuestInfo): Record<string, unknown> {
   return {
     kind: 'VirtualMachineInstanceGuestAgentInfo', apiVersion: 'kubevirt.io/v1',
-    guestAgentVersion: info.agentVersion ?? '', hostname: info.hostname ?? '',
+    guestAgentVersion: info.agentVersion ?? '', hostname: info.hostname ?? '', timezone: info.timezone ?? '',
     os: info.os ?? {},
     interfaces: (info.interfaces ?? []).map((i) => ({ interfaceName: i.name, mac: i.mac, ipAddresses: i.ipAddresses })),
   };

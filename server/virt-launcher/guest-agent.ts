@@ -68,8 +68,10 @@ export async function queryGuestInfo(podDir: string, timeoutMs = DEFAULT_TIMEOUT
       const os = await s.execute<OsInfo>('guest-get-osinfo').catch(() => undefined);
       const host = await s.execute<{ 'host-name'?: string }>('guest-get-host-name').catch(() => undefined);
       const ifaces = await s.execute<AgentIface[]>('guest-network-get-interfaces').catch(() => undefined);
+      const tz = await s.execute<{ zone?: string; offset?: number }>('guest-get-timezone').catch(() => undefined);
       return {
         connected: true, agentVersion: info.version, hostname: host?.['host-name'],
+        timezone: tz ? `${tz.zone ?? ''}, ${tz.offset ?? 0}` : undefined,
         os: os && { name: os.name, id: os.id, version: os.version, versionId: os['version-id'], prettyName: os['pretty-name'], kernelRelease: os['kernel-release'], kernelVersion: os['kernel-version'], machine: os.machine },
         interfaces: ifaces?.map((i) => ({ name: i.name, mac: i['hardware-address'], ipAddresses: (i['ip-addresses'] ?? []).map((a) => a['ip-address']) })),
       };

@@ -96,6 +96,8 @@ export interface GuestInfo {
   connected: boolean;
   agentVersion?: string;
   hostname?: string;
+  /** KubeVirt's form: `<zone>, <offset seconds>` */
+  timezone?: string;
   os?: { name?: string; id?: string; version?: string; versionId?: string; prettyName?: string; kernelRelease?: string; kernelVersion?: string; machine?: string };
   interfaces?: { name: string; mac?: string; ipAddresses: string[] }[];
 }
