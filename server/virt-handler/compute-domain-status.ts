@@ -29,6 +29,8 @@ const FINAL = new Set<string>([Phase.Succeeded, Phase.Failed]);
 /** termination.json reasons of a launcher whose guest shut down cleanly. */
 const CLEAN_EXIT_REASONS = new Set(['Completed', 'Shutdown']);
 const MIGRATED = 'Migrated';
+/** the Node's condition type, reused on the VMI (KubeVirt has no pod-less mode to name) */
+export const NETWORK_UNAVAILABLE = 'NetworkUnavailable';
 
 /** Domain state → VMI phase (calculateVmPhaseForStatusReason). */
 export function phaseFromDomain(domain: DomainStatus, deleting: boolean): Outcome | undefined {
@@ -86,6 +88,15 @@ function agentCondition(o: Observed, alive: boolean): NewCondition | undefined {
   return alive && connected ? { type: Condition.AgentConnected, status: 'True' } : undefined;
 }
 
+/** the Node's NetworkUnavailable, said on the VMI where it costs the guest something */
+function networkCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
+  if (!o.domain?.noPodNetwork || FINAL.has(phase)) return undefined;
+  return {
+    type: NETWORK_UNAVAILABLE, status: 'True', reason: 'NoPodNetwork',
+    message: `${o.node} has no pod network: the guest sits behind QEMU's user network, so other Pods, Services and NetworkPolicies do not reach it (docs/networking.md)`,
+  };
+}
+
 function emulationCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
   if (o.domain?.accel !== 'tcg' || FINAL.has(phase)) return undefined;
   return { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` };
@@ -103,6 +114,7 @@ function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIP
     [Condition.LiveMigratable, alive ? computeLiveMigratable(vmi) : undefined],
     [Condition.AgentConnected, agentCondition(o, alive)],
     [Condition.SoftwareEmulation, emulationCondition(o, phase)],
+    [NETWORK_UNAVAILABLE, networkCondition(o, phase)],
     [Condition.Synchronized, syncCondition(o, phase)],
     [Condition.AccessCredentialsSynchronized, alive ? o.accessCredentials : undefined],
   ];

@@ -12,7 +12,7 @@ import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutp
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
-import { podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
+import { podInterface, podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
 import { findFreePort, FINAL_MIGRATION_STATES, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
 import { AgentNotConnected, applyAccessCredentials, freezeFilesystems, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
@@ -184,7 +184,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
         claim: claimResolver(volumesDir(podDir), vmi),
         podIP, podTap: this.podNetwork?.tap,
       });
-      domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
+      domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces, noPodNetwork: !podIP && podInterface(vmi) !== undefined });
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
       steps.lap('files');

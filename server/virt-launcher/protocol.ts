@@ -90,6 +90,8 @@ export interface DomainStatus {
   acpiAttempted?: boolean;
   /** the guest's filesystems are frozen through the agent (VMI status.fsFreezeStatus "frozen") */
   fsFrozen?: boolean;
+  /** the VMI wants the pod network but its Pod has none: the guest sits behind QEMU's user network */
+  noPodNetwork?: boolean;
 }
 
 export interface GuestInfo {
