@@ -70,6 +70,18 @@ test('the Disks tab shows the data disk with its claim, class, size and access',
   await snap(page, 'disks');
 });
 
+test("the Storage page lists the data disk's claim, bound and used by the VM", async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Storage', exact: true }).click();
+  const row = page.locator(`[data-claim="${NS}/${VM}-data"]`);
+  await expect(row).toContainText('Bound', { timeout: 30_000 });
+  await expect(row).toContainText('shared');
+  await expect(row).toContainText('RWX');
+  await expect(page.getByTestId('classes-table')).toContainText('default');
+  await snap(page, 'storage');
+  await row.getByRole('link', { name: VM }).click();
+  await page.waitForURL(`**/vms/${NS}/${VM}?tab=devices`);
+});
+
 test('the VNC console shows the guest screen', async () => {
   await openTab(page, 'VNC console');
   await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
