@@ -11,6 +11,7 @@ import { join } from 'node:path';
  *   DIR/apiserver/tokens.json      bearer tokens → users/groups
  *   DIR/images/                    local image store (containerDisk names → files)
  *   DIR/nodes/<node>/              a node's runtime dir (kubelet state, pod dirs, launcher sockets)
+ *   DIR/storage/snapshots/<ns>/<content>/<volume>.img   VM snapshot copies (virt-controller writes, the provisioner restores from)
  *   DIR/logs/<component>.log       component logs written by `kv up`
  *   DIR/bundle/                    the `kv` build this cluster's processes run (server/bundle/pin-bundle.ts)
  */
@@ -32,6 +33,8 @@ export const dataPaths = (dir: string) => ({
   handlerToken: (node: string) => join(dir, 'nodes', node, 'handler.token'),
   logs: join(dir, 'logs'),
   bundle: join(dir, 'bundle'),
+  /** one VirtualMachineSnapshotContent's copies, `<volume>.img` each */
+  snapshotContent: (namespace: string, content: string) => join(dir, 'storage', 'snapshots', namespace, content),
 });
 
 /** the kernel's limit for a unix socket path (sun_path is 108 bytes with the terminating NUL) */
