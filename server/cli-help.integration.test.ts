@@ -37,6 +37,9 @@ describe('kv', () => {
     expect(up.code).toBe(2);
     expect(up.err).not.toMatch(/\n\s+at /);
     expect(run('bin/kv.mjs', ['frobnicate'])).toMatchObject({ code: 2, out: '' });
+    const ttl = run('bin/kv.mjs', ['console', 'login-link', '--ttl', '5x']);
+    expect(ttl).toMatchObject({ code: 2, out: '' });
+    expect(ttl.err).toMatch(/^kv console login-link: --ttl must be a duration .*\nusage: kv console login-link/);
   });
 });
 
