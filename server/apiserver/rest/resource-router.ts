@@ -3,6 +3,7 @@ import { handleAccessReview } from './access-review';
 import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
+import { handleTokenRequest } from './write/token-request';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
 import type { ServedType } from './types/resource-type';
 import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
@@ -20,6 +21,7 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   finalize: { update: handleUpdate },
   binding: { create: handleBinding },
   eviction: { create: handleEviction },
+  token: { create: handleTokenRequest },
 };
 
 function hasSubresource(rt: ServedType, sub: string): boolean {
