@@ -68,6 +68,7 @@ export class ConsoleSessionStore {
 
   /** A new session for `token`; the returned id goes in the cookie and nowhere else. */
   create(token: string): { id: string; expiresAt: number } {
+    this.prune();
     const id = newSecret();
     const now = this.now();
     const expiresAt = now + this.absoluteMs;
