@@ -59,7 +59,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   ctx.tokenSigner = ensureTokenSigner(paths.pki);
   const boundTokens = serviceAccountTokenAuthenticator(ctx, ctx.tokenSigner);
   tokens.boundTokens = (token) => boundTokens(token);
-  ctx.authenticateToken = (token, audiences) => (audiences?.length ? boundTokens(token, audiences) : undefined) ?? authenticateToken(tokens, token);
+  // a TokenReview naming audiences: file tokens serve any audience, a bound token only its own
+  ctx.authenticateToken = (token, audiences) => (audiences?.length ? authenticateToken({ tokens: tokens.tokens }, token) ?? boundTokens(token, audiences) : authenticateToken(tokens, token));
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);

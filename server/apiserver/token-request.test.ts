@@ -94,6 +94,9 @@ describe('kubectl create token', () => {
     expect(await status(token)).toBe(401);
     const r = await t.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token, audiences: ['vault'] } });
     expect(r.body.status).toMatchObject({ authenticated: true, audiences: ['vault'] });
+    const apiToken = await createToken('robot');
+    expect((await t.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token: apiToken, audiences: ['vault'] } })).body.status.authenticated).toBe(false);
+    expect((await t.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token: t.srv.viewerToken, audiences: ['vault'] } })).body.status.authenticated).toBe(true);
   });
 });
 
