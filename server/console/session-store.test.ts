@@ -64,7 +64,8 @@ describe('console sessions', () => {
     expect(files).toContain(hashSecret(id)); // what is stored: the hash
     expect(files).not.toContain(id);
     expect(files).not.toContain(code);
-    expect(statSync(join(dir, 'console', 'sessions.db')).mode & 0o777).toBe(0o600);
+    for (const f of readdirSync(join(dir, 'console'))) expect([f, statSync(join(dir, 'console', f)).mode & 0o777]).toEqual([f, 0o600]); // the WAL too
+    expect(statSync(join(dir, 'console')).mode & 0o777).toBe(0o700);
   });
 });
 
