@@ -53,6 +53,14 @@ test('create a VM from the form and see it Running', async () => {
   await snap(page, 'running');
 });
 
+test('the Guest card shows what the guest agent reports', async () => {
+  const card = page.getByTestId('guest-facts');
+  await expect(card).toContainText('kubevirt-ts demo', { timeout: 60_000 });
+  await expect(card).toContainText(/Kernel\s*6\.1\./);
+  await expect(card).toContainText('Time zone');
+  await expect(card.getByRole('heading', { name: 'Filesystems' })).toBeVisible();
+});
+
 test('the Disks tab shows the data disk with its claim, class, size and access', async () => {
   await openTab(page, 'Disks & NICs');
   const row = page.getByTestId('disks-table').locator('tr', { hasText: `DataVolume ${VM}-data` });

@@ -4,7 +4,7 @@ import { log } from '../log';
 import { dataPaths } from '../data-dir';
 import { ensureTokenSigner } from './sa-token-signer';
 import { serviceAccountTokenAuthenticator } from './sa-token-authn';
-import { authenticateToken, ensureTokens, tokenFor, ADMIN_USER, VIEWER_USER } from './tokens';
+import { authenticateToken, ensureTokens, tokenFor, ADMIN_USER, KUBELET_CLIENT_USER, VIEWER_USER } from './tokens';
 import { ensurePki } from './pki';
 import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
 import { startConfigCaches } from './config-caches';
@@ -61,6 +61,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   tokens.boundTokens = (token) => boundTokens(token);
   // a TokenReview naming audiences: file tokens serve any audience, a bound token only its own
   ctx.authenticateToken = (token, audiences) => (audiences?.length ? authenticateToken({ tokens: tokens.tokens }, token) ?? boundTokens(token, audiences) : authenticateToken(tokens, token));
+  ctx.kubeletClientToken = tokenFor(tokens, KUBELET_CLIENT_USER);
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);

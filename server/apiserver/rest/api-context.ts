@@ -17,6 +17,8 @@ export interface ApiContext {
   log: Logger;
   /** called after every committed write (keeps the CRD, webhook and APIService caches current) */
   afterWrite?: (rt: { group: string; resource: string }) => void;
+  /** the API server's credential for kubelets' APIs (container logs) */
+  kubeletClientToken?: string;
   /** the user behind a bearer token, for TokenReview (audiences: a bound token must be meant for one of them) */
   authenticateToken?: (token: string, audiences?: string[]) => User | undefined;
   /** signs ServiceAccount tokens (serviceaccounts/token) */
