@@ -3,6 +3,7 @@ import { handleAccessReview } from './access-review';
 import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
+import { handleTokenRequest } from './write/token-request';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
 import { handlePodLog } from './read/pod-log';
 import type { ServedType } from './types/resource-type';
@@ -21,6 +22,7 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   finalize: { update: handleUpdate },
   binding: { create: handleBinding },
   eviction: { create: handleEviction },
+  token: { create: handleTokenRequest },
   log: { get: handlePodLog },
 };
 
