@@ -28,9 +28,10 @@ export async function containerDiskLayer(disk: Buffer, fileName = 'disk.qcow2', 
   const chunks: Buffer[] = [];
   p.on('data', (c: unknown) => { chunks.push(c as Buffer); });
   const done = new Promise<void>((res, rej) => { p.on('end', () => res()); p.on('error', rej); });
-  p.entry({ name: 'disk/', type: 'directory', mode: 0o555, uid: 107, gid: 107 });
-  p.entry({ name: `disk/${fileName}`, mode: 0o440, uid: 107, gid: 107 }, disk);
-  for (const e of extra) p.entry({ name: e.name, mode: 0o644 }, e.data);
+  const mtime = new Date(0); // same content → same layer digest, as reproducible builds give
+  p.entry({ name: 'disk/', type: 'directory', mode: 0o555, uid: 107, gid: 107, mtime });
+  p.entry({ name: `disk/${fileName}`, mode: 0o440, uid: 107, gid: 107, mtime }, disk);
+  for (const e of extra) p.entry({ name: e.name, mode: 0o644, mtime }, e.data);
   p.finalize();
   await done;
   return Buffer.concat(chunks);

@@ -1,0 +1,135 @@
+/**
+ * Pulls containerDisks over HTTP from a real (in-process) OCI registry into a real image store:
+ * digests checked, layers and disks shared, pull policies, token auth with pull-secret credentials.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createQcow2 } from './qemu-img';
+import { ensureImage } from './image-pull';
+import { resolveImage } from './image-store';
+import { readManifest } from './store-layout';
+import { imageDirName } from './image-name';
+import { parseDockerConfigSecret } from './registry/docker-config';
+import { containerDiskLayer, TestRegistry } from './testing/oci-registry';
+
+let root: string;
+let reg: TestRegistry;
+let qcow2: Buffer;
+const images = () => join(root, 'images');
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'kv-pull-'));
+  await createQcow2(join(root, 'src.qcow2'), 16 << 20);
+  qcow2 = await readFile(join(root, 'src.qcow2'));
+  reg = await new TestRegistry().start();
+});
+afterAll(async () => {
+  await reg.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('pulling a containerDisk from a registry', () => {
+  it('pulls anonymously over http, records the digest and serves the disk to the launcher', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/demo-disk', 'v1', qcow2);
+    const r = await ensureImage(images(), pushed.reference);
+    expect(r).toMatchObject({ pulled: true, digest: pushed.manifestDigest, blobsDownloaded: 1 });
+    const entry = resolveImage(images(), pushed.reference)!;
+    expect(entry.format).toBe('qcow2');
+    expect(await readFile(entry.disk!)).toEqual(qcow2);
+    expect(readManifest(join(images(), imageDirName(pushed.reference)!))).toMatchObject({ digest: pushed.manifestDigest, source: `${reg.host}/containerdisks/demo-disk@${pushed.manifestDigest}` });
+  });
+
+  it('shares layers and the disk between references: a second tag of the same image downloads no blob', async () => {
+    await reg.pushContainerDisk('containerdisks/demo-disk', 'v1-again', qcow2);
+    reg.resetCounts();
+    const r = await ensureImage(images(), `${reg.host}/containerdisks/demo-disk:v1-again`);
+    expect(r).toMatchObject({ pulled: true, blobsDownloaded: 0 });
+    expect(reg.counts.blobGet).toBe(0);
+    const a = await stat(resolveImage(images(), `${reg.host}/containerdisks/demo-disk:v1`)!.disk!);
+    const b = await stat(r.entry.disk!);
+    expect(b.ino).toBe(a.ino); // one disk file on the node, linked into both
+  });
+
+  it('IfNotPresent (a versioned tag) asks the registry nothing the second time', async () => {
+    reg.resetCounts();
+    const r = await ensureImage(images(), `${reg.host}/containerdisks/demo-disk:v1`);
+    expect(r.pulled).toBe(false);
+    expect(reg.counts).toMatchObject({ manifestGet: 0, manifestHead: 0, blobGet: 0 });
+  });
+
+  it('Always (:latest) re-resolves the tag and downloads only when its digest changed', async () => {
+    const first = await reg.pushContainerDisk('containerdisks/moving', 'latest', Buffer.alloc(1 << 20, 1));
+    const ref = `${reg.host}/containerdisks/moving`;
+    expect((await ensureImage(images(), ref)).digest).toBe(first.manifestDigest);
+    reg.resetCounts();
+    expect(await ensureImage(images(), ref)).toMatchObject({ pulled: false, digest: first.manifestDigest });
+    expect(reg.counts).toMatchObject({ manifestHead: 1, manifestGet: 0, blobGet: 0 });
+    const second = await reg.pushContainerDisk('containerdisks/moving', 'latest', Buffer.alloc(1 << 20, 2));
+    reg.resetCounts();
+    const r = await ensureImage(images(), ref);
+    expect(r).toMatchObject({ pulled: true, digest: second.manifestDigest, blobsDownloaded: 1 });
+    expect(r.entry.format).toBe('raw');
+    expect((await readFile(resolveImage(images(), ref)!.disk!))[0]).toBe(2);
+  });
+
+  it('Never uses only what the node has', async () => {
+    await reg.pushContainerDisk('containerdisks/never', 'v1', qcow2);
+    await expect(ensureImage(images(), `${reg.host}/containerdisks/never:v1`, { policy: 'Never' }))
+      .rejects.toThrow(`Container image "${reg.host}/containerdisks/never:v1" is not present with pull policy of Never`);
+    expect(resolveImage(images(), `${reg.host}/containerdisks/never:v1`)).toBeUndefined();
+  });
+
+  it('picks linux/amd64 from an index and pulls by digest', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/multi', 'v2', Buffer.alloc(4096, 3), { index: true, docker: true });
+    const r = await ensureImage(images(), pushed.reference);
+    expect(r.digest).toBe(pushed.manifestDigest);
+    const byDigest = await ensureImage(images(), `${reg.host}/containerdisks/multi@${pushed.manifestDigest}`);
+    expect(byDigest).toMatchObject({ pulled: true, blobsDownloaded: 0, digest: pushed.manifestDigest });
+  });
+
+  it('coalesces concurrent pulls of one image into one download', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/busy', 'v1', Buffer.alloc(2 << 20, 4));
+    reg.resetCounts();
+    const all = await Promise.all([1, 2, 3].map(() => ensureImage(images(), pushed.reference)));
+    expect(all.map((r) => r.digest)).toEqual([pushed.manifestDigest, pushed.manifestDigest, pushed.manifestDigest]);
+    expect(reg.blobGets.get(pushed.layerDigest)).toBe(1);
+    expect(reg.counts.manifestGet).toBe(1);
+  });
+
+  it('refuses a tampered blob and keeps nothing of it', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/tampered', 'v1', Buffer.alloc(4096, 5));
+    reg.tampered.set(pushed.layerDigest, Buffer.from('evil'));
+    await expect(ensureImage(images(), pushed.reference)).rejects.toThrow(`blob digest mismatch: expected ${pushed.layerDigest}`);
+    expect(resolveImage(images(), pushed.reference)).toBeUndefined();
+    reg.tampered.delete(pushed.layerDigest);
+    expect((await ensureImage(images(), pushed.reference)).blobsDownloaded).toBe(1);
+  });
+
+  it("says what the registry said for an unknown tag, and why an image is no containerDisk", async () => {
+    await expect(ensureImage(images(), `${reg.host}/containerdisks/demo-disk:nope`)).rejects.toThrow('manifest unknown: manifest unknown');
+    const layer = await containerDiskLayer(Buffer.from('x'), 'x', [{ name: 'disk/.wh.x', data: Buffer.alloc(0) }]);
+    const pushed = await reg.pushContainerDisk('containerdisks/empty', 'v1', Buffer.alloc(0), { layer });
+    await expect(ensureImage(images(), pushed.reference)).rejects.toThrow('no disk found: the image has no file in /disk/');
+  });
+});
+
+describe('a registry that wants a token', () => {
+  let secure: TestRegistry;
+  beforeAll(async () => { secure = await new TestRegistry({ auth: { username: 'alice', password: 'pw' } }).start(); });
+  afterAll(async () => { await secure.stop(); });
+
+  const secret = (user: string, pass: string, host: string) => parseDockerConfigSecret('kubernetes.io/dockerconfigjson', {
+    '.dockerconfigjson': Buffer.from(JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${user}:${pass}`).toString('base64') } } })).toString('base64'),
+  });
+
+  it('refuses anonymous and wrong credentials with the registry\'s answer, pulls with the pull secret', async () => {
+    const pushed = await secure.pushContainerDisk('private/disk', 'v1', qcow2);
+    await expect(ensureImage(images(), pushed.reference)).rejects.toThrow('unauthorized: the token service answered 401: unauthorized: incorrect username or password');
+    await expect(ensureImage(images(), pushed.reference, { auths: [secret('alice', 'nope', secure.host)] })).rejects.toThrow(/^unauthorized:/);
+    const r = await ensureImage(images(), pushed.reference, { auths: [secret('bob', 'x', 'other.io'), secret('alice', 'pw', secure.host)] });
+    expect(r).toMatchObject({ pulled: true, digest: pushed.manifestDigest });
+    expect(secure.counts.token).toBe(3);
+  });
+});
