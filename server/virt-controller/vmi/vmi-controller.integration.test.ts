@@ -81,7 +81,8 @@ describe('VMI controller on a real API server', () => {
   it('creates the Pod for a registry image and shows the kubelet\'s pull failure on the VMI', async () => {
     const image = '127.0.0.1:1/containerdisks/missing:v1';
     const created = await api.call('POST', vmis, newVMI('pullme', image));
-    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as any[];
+    type PodView = { metadata: { name: string; annotations: Record<string, string> }; spec: { containers: { image: string }[] } };
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as PodView[];
     expect(JSON.parse(pod.metadata.annotations['kubevirt-ts.io/container-disks'])).toEqual([{ image }]);
     const message = `Back-off pulling image "${image}": ErrImagePull: failed to pull image "${image}": manifest unknown: manifest unknown`;
     await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`, { status: { phase: 'Pending', containerStatuses: [
