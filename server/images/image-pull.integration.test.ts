@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { createQcow2 } from './qemu-img';
 import { ensureImage } from './image-pull';
 import { resolveImage } from './image-store';
@@ -112,6 +115,18 @@ describe('pulling a containerDisk from a registry', () => {
     const layer = await containerDiskLayer(Buffer.from('x'), 'x', [{ name: 'disk/.wh.x', data: Buffer.alloc(0) }]);
     const pushed = await reg.pushContainerDisk('containerdisks/empty', 'v1', Buffer.alloc(0), { layer });
     await expect(ensureImage(images(), pushed.reference)).rejects.toThrow('no disk found: the image has no file in /disk/');
+  });
+});
+
+describe('kv images pull / ls', () => {
+  it('pre-pulls into a data dir and lists the image with its digest', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/cli', 'v1', Buffer.alloc(8192, 6));
+    const kv = (...args: string[]) => promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url)), 'images', ...args, '--data-dir', root], { env: { ...process.env, KV_LOG_LEVEL: 'warn' } });
+    expect((await kv('pull', pushed.reference)).stdout).toBe(`pulled ${pushed.reference}@${pushed.manifestDigest} (1 new layer)\n`);
+    expect((await kv('pull', pushed.reference)).stdout).toBe(`${pushed.reference}@${pushed.manifestDigest} is up to date\n`);
+    const listed = JSON.parse((await kv('ls', '-o', 'json')).stdout) as { name: string; digest?: string; source?: string }[];
+    expect(listed.find((i) => i.name === pushed.reference)).toMatchObject({ digest: pushed.manifestDigest, source: `${reg.host}/containerdisks/cli@${pushed.manifestDigest}` });
+    expect((await kv('ls')).stdout).toMatch(new RegExp(`${pushed.reference}\\s+raw\\s+8.0KiB\\s+disk\\s+${pushed.manifestDigest.slice(0, 19)}`));
   });
 });
 
