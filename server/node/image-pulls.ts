@@ -4,7 +4,9 @@
  * image is made present in the node's image store as its pull policy says (server/images
  * image-pull.ts), with the Pod's imagePullSecrets. While that runs the container waits as
  * ContainerCreating; a failure shows as ErrImagePull with the registry's answer, then as
- * ImagePullBackOff until the next try (10 s doubling to 5 min, as a kubelet backs off).
+ * ImagePullBackOff until the next try (10 s doubling to 5 min, as a kubelet backs off). A migration
+ * target Pod takes what the store has (IfNotPresent): every node of a `kv up` cluster shares the store,
+ * so it gets the very digest its source runs on even when the tag moved since.
  */
 import type { CoreV1Api, V1Pod } from '@kubernetes/client-node';
 import { log } from '../log';
@@ -66,10 +68,12 @@ export class ImagePulls {
 
   private async pull(pod: V1Pod, images: ReturnType<typeof decodePodImages>, s: PullState): Promise<void> {
     const auths = await this.pullSecrets(pod);
+    // a migration target uses the disk its source runs on: what the store has, never a moved tag
+    const target = Boolean(pod.metadata?.annotations?.[Annotation.MigrationJobName]);
     for (const { image, imagePullPolicy } of images) {
       const started = Date.now();
       try {
-        const r = await ensureImage(this.opts.imagesDir, image, { policy: imagePullPolicy, auths });
+        const r = await ensureImage(this.opts.imagesDir, image, { policy: target ? 'IfNotPresent' : imagePullPolicy, auths });
         const said = r.pulled ? `Successfully pulled image "${image}" in ${((Date.now() - started) / 1000).toFixed(3)}s (digest ${r.digest})` : `Container image "${image}" already present on machine`;
         void this.opts.events.record(pod, EventTypeNormal, 'Pulled', said);
       } catch (err) {

@@ -67,6 +67,20 @@ describe('kubelet image pulls', () => {
     expect(events.items.map((e) => `${e.reason}: ${e.message}`).join('\n')).toMatch(`Pulled: Successfully pulled image "${pushed.reference}"`);
   });
 
+  it('a migration target Pod takes the digest in the store, even with Always and a moved tag', async () => {
+    const first = await reg.pushContainerDisk('containerdisks/moving', 'latest', Buffer.alloc(4096, 1));
+    await c.core.createNamespacedPod({ namespace: 'default', body: podWithDisks('source', [{ image: first.reference, imagePullPolicy: 'Always' }], 'regcred') });
+    await waitFor(async () => (await getPod('source'))?.status?.phase === 'Running', 20_000, 'source Running');
+    await reg.pushContainerDisk('containerdisks/moving', 'latest', Buffer.alloc(4096, 2));
+    reg.resetCounts();
+    const target = podWithDisks('target', [{ image: first.reference, imagePullPolicy: 'Always' }], 'regcred');
+    target.metadata!.annotations!['kubevirt.io/migrationJobName'] = 'vmim-1';
+    await c.core.createNamespacedPod({ namespace: 'default', body: target });
+    await waitFor(async () => (await getPod('target'))?.status?.phase === 'Running', 20_000, 'target Running');
+    expect(reg.counts).toMatchObject({ manifestGet: 0, manifestHead: 0, blobGet: 0 });
+    expect(readManifest(resolveImage(dataPaths(api.dataDir).images, first.reference)!.dir)?.digest).toBe(first.manifestDigest);
+  });
+
   it('keeps the container waiting with the registry\'s answer when the pull fails', async () => {
     const image = `${reg.host}/containerdisks/demo-disk:no-such-tag`;
     await c.core.createNamespacedPod({ namespace: 'default', body: podWithDisks('missing', [{ image }], 'regcred') });
