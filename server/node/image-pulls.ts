@@ -23,7 +23,15 @@ export const ERR_IMAGE_NEVER_PULL = 'ErrImageNeverPull';
 
 export interface PullWait { reason: string; message: string }
 
-interface PullState { done: boolean; pulling: boolean; failures: number; retryAt: number; error?: PullWait & { image: string } }
+interface PullState {
+  done: boolean; pulling: boolean; failures: number; retryAt: number;
+  error?: PullWait & { image: string };
+  /** the failure was reported once as itself (ErrImagePull); from then on as ImagePullBackOff */
+  shown?: boolean;
+}
+
+/** how long ErrImagePull shows before the Pod says ImagePullBackOff (a kubelet's next sync) */
+const ERR_SHOWN_MS = 2000;
 
 export interface ImagePullsOptions {
   imagesDir: string;
@@ -53,6 +61,11 @@ export class ImagePulls {
     if (s.done) return { ready: true };
     if (s.pulling) return { ready: false, wait: s.error && { reason: s.error.reason, message: s.error.message } };
     const left = s.retryAt - Date.now();
+    if (s.error && left > 0 && !s.shown) {
+      s.shown = true;
+      requeue(Math.min(left, ERR_SHOWN_MS));
+      return { ready: false, wait: { reason: s.error.reason, message: s.error.message } };
+    }
     if (s.error && left > 0) {
       requeue(left);
       return { ready: false, wait: { reason: IMAGE_PULL_BACK_OFF, message: `Back-off pulling image "${s.error.image}": ${s.error.reason}: ${s.error.message}` } };
@@ -81,6 +94,7 @@ export class ImagePulls {
         s.failures++;
         s.retryAt = Date.now() + Math.min(this.opts.backoffMaxMs ?? 300_000, (this.opts.backoffBaseMs ?? 10_000) * 2 ** (s.failures - 1));
         const never = err instanceof RegistryError && err.code === 'NotPresent';
+        s.shown = false;
         s.error = never ? { image, reason: ERR_IMAGE_NEVER_PULL, message } : { image, reason: ERR_IMAGE_PULL, message: `failed to pull image "${image}": ${message}` };
         void this.opts.events.record(pod, EventTypeWarning, 'Failed', `Failed to pull image "${image}": ${message}`);
         logger.warn({ pod: pod.metadata?.name, image, err: message }, 'image pull failed');
