@@ -65,7 +65,11 @@ export function podImagePullError(pod: V1Pod | undefined): SyncError | undefined
   return waiting ? { reason: waiting.reason!, message: waiting.message ?? '' } : undefined;
 }
 
-function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: StatusInputs): VMICondition[] {
+function isImagePullCondition(conds: VMICondition[]): boolean {
+  return IMAGE_PULL_REASONS.has(conds.find((c) => c.type === Condition.Synchronized)?.reason ?? '');
+}
+
+function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: StatusInputs, wasControllers: boolean): VMICondition[] {
   let conds = status.conditions ?? [];
   const syncError = inputs.syncError ?? (CONTROLLER_PHASES.has(status.phase ?? '') ? podImagePullError(pod) : undefined);
   const scheduled = pod && podCondition(pod, 'PodScheduled');
@@ -74,7 +78,9 @@ function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: St
     : removeCondition(conds, Condition.PodScheduled);
   if (syncError) {
     conds = setCondition(conds, { type: Condition.Synchronized, status: 'False', reason: syncError.reason, message: syncError.message }, inputs.now);
-  } else if (CONTROLLER_PHASES.has(status.phase ?? '')) {
+  } else if (CONTROLLER_PHASES.has(status.phase ?? '') || (wasControllers && isImagePullCondition(conds))) {
+    // a pull failure this controller copied goes once the Pod stops reporting it, also in the sync
+    // that hands the VMI over (after that, Synchronized is the handler's)
     conds = removeCondition(conds, Condition.Synchronized);
   }
   return setCondition(conds, computeReady(status.phase ?? '', pod, conds), inputs.now);
@@ -112,6 +118,6 @@ export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs)
   if (active) status.activePods = active;
   else delete status.activePods;
   if (pod?.status?.qosClass) status.qosClass = pod.status.qosClass;
-  status.conditions = computeConditions(status, pod, inputs);
+  status.conditions = computeConditions(status, pod, inputs, CONTROLLER_PHASES.has(vmi.status?.phase ?? ''));
   return status;
 }
