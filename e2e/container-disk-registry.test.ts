@@ -1,7 +1,8 @@
 /**
  * containerDisks from an OCI registry on a `kv up` cluster: a demo VMI whose second containerDisk
  * names `127.0.0.1:<port>/containerdisks/demo-disk:v1` (served by this test's registry) boots, and
- * the guest reads the pulled disk; a tag the registry does not have leaves the VMI saying why.
+ * the guest reads the pulled disk; a tag the registry does not have leaves the VMI saying why, until
+ * it is pushed.
  * Run with KV_POD_NETWORK=0 (the kubelet, which pulls, reaches the registry on the host's loopback).
  */
 import { execFileSync } from 'node:child_process';
@@ -77,5 +78,9 @@ describe('containerDisks from a registry', () => {
     expect(cond.status).toBe('False');
     expect(cond.message).toContain(`failed to pull image "${image}": manifest unknown: manifest unknown`);
     expect((await readVMI(c.admin, 'missing')).status.phase).toBe('Scheduling');
-  }, 120_000);
+    // pushed later: the kubelet's next try (back-off from 10 s) pulls it and the VMI starts, its pull error gone
+    await reg.pushContainerDisk('containerdisks/demo-disk', 'v9', markedQcow2());
+    await until('missing Running', async () => (await readVMI(c.admin, 'missing'))?.status?.phase === 'Running', BOOT_MS);
+    expect(await synchronized('missing')).toBeUndefined();
+  }, 240_000);
 });
