@@ -110,6 +110,16 @@ describe('pulling a containerDisk from a registry', () => {
     expect((await ensureImage(images(), pushed.reference)).blobsDownloaded).toBe(1);
   });
 
+  it('lets a slow download take longer than the timeout, and gives up on one that stalls', async () => {
+    const slow = await reg.pushContainerDisk('containerdisks/slow', 'v1', Buffer.alloc(64 << 10, 7));
+    reg.throttled.set(slow.layerDigest, 100); // 8 chunks, 100 ms apart: ~0.8 s in all
+    expect((await ensureImage(images(), slow.reference, { timeoutMs: 400 })).blobsDownloaded).toBe(1);
+    const stalled = await reg.pushContainerDisk('containerdisks/stalled', 'v1', Buffer.alloc(64 << 10, 8));
+    reg.throttled.set(stalled.layerDigest, Infinity);
+    await expect(ensureImage(images(), stalled.reference, { timeoutMs: 400 })).rejects.toThrow(`blob ${stalled.layerDigest} download failed: blob download stalled for 400 ms`);
+    expect(resolveImage(images(), stalled.reference)).toBeUndefined();
+  });
+
   it("says what the registry said for an unknown tag, and why an image is no containerDisk", async () => {
     await expect(ensureImage(images(), `${reg.host}/containerdisks/demo-disk:nope`)).rejects.toThrow('manifest unknown: manifest unknown');
     const layer = await containerDiskLayer(Buffer.from('x'), 'x', [{ name: 'disk/.wh.x', data: Buffer.alloc(0) }]);

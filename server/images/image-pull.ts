@@ -32,6 +32,8 @@ export interface PullOptions {
   auths?: ReturnType<typeof parseDockerConfigSecret>[];
   /** Hosts spoken to over http (loopback always is); default: KV_INSECURE_REGISTRIES. */
   insecureRegistries?: readonly string[];
+  /** ms to wait for a registry's answer, and for the next bytes of a blob (default 60 s) */
+  timeoutMs?: number;
 }
 
 export interface PullResult {
@@ -74,6 +76,7 @@ async function ensureImageOnce(imagesDir: string, ref: string, opts: PullOptions
   const client = new RegistryClient(reg, {
     credentials: credentialsFor(reg.registry, opts.auths ?? []),
     insecureRegistries: opts.insecureRegistries ?? insecureRegistriesFromEnv(),
+    timeoutMs: opts.timeoutMs,
   });
   if (have) {
     const current = await client.headManifest(reg.reference).catch(() => undefined);

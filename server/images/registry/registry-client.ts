@@ -40,6 +40,10 @@ export class RegistryClient {
   private authorization?: string;
   private readonly base: string;
 
+  private get timeoutMs(): number {
+    return this.opts.timeoutMs ?? 60_000;
+  }
+
   constructor(private readonly ref: Pick<RegistryReference, 'apiHost' | 'repository' | 'registry'>, private readonly opts: RegistryClientOptions = {}) {
     this.base = `${registryScheme(ref.apiHost, opts.insecureRegistries)}://${ref.apiHost}/v2/${ref.repository}`;
   }
@@ -72,34 +76,51 @@ export class RegistryClient {
   /** Downloads a blob into `dest` (written to a temporary name, renamed once its digest matched). */
   async fetchBlob(digest: string, dest: string): Promise<number> {
     if (!isValidDigest(digest)) throw new RegistryError('ManifestInvalid', `manifest invalid: unsupported digest ${digest}`);
-    const res = await this.request(`${this.base}/blobs/${digest}`, {});
+    const abort = new AbortController();
+    const res = await this.request(`${this.base}/blobs/${digest}`, { abort });
     if (!res.body) throw new RegistryError('BlobUnknown', `blob unknown: ${digest} has no body`);
     const hash = createHash('sha256');
     let size = 0;
-    const tap = new Transform({ transform(chunk: Buffer, _enc, cb) { hash.update(chunk); size += chunk.length; cb(null, chunk); } });
+    const stall = () => setTimeout(() => abort.abort(new Error(`blob download stalled for ${this.timeoutMs} ms`)), this.timeoutMs);
+    let idle = stall();
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb) { clearTimeout(idle); idle = stall(); hash.update(chunk); size += chunk.length; cb(null, chunk); },
+      flush(cb) { clearTimeout(idle); cb(); },
+    });
     const tmp = `${dest}.part-${process.pid}-${Math.random().toString(36).slice(2)}`;
     try {
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), tap, createWriteStream(tmp, { mode: 0o444 }));
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), tap, createWriteStream(tmp, { mode: 0o444 })).catch((err: Error) => {
+        throw err instanceof RegistryError ? err : new RegistryError('Network', `blob ${digest} download failed: ${err.message}`);
+      });
       const got = `sha256:${hash.digest('hex')}`;
       if (got !== digest) throw new RegistryError('DigestMismatch', `blob digest mismatch: expected ${digest}, downloaded content is ${got}`);
       await rename(tmp, dest);
       return size;
     } finally {
+      clearTimeout(idle);
       await rm(tmp, { force: true });
     }
   }
 
-  private async request(url: string, o: { accept?: string; method?: string }, retried = false): Promise<Response> {
+  /** `o.abort`: the caller's controller, which can still abort the response's body after this returns */
+  private async request(url: string, o: { accept?: string; method?: string; abort?: AbortController }, retried = false): Promise<Response> {
     const headers: Record<string, string> = {};
     if (o.accept) headers.accept = o.accept;
     if (this.authorization) headers.authorization = this.authorization;
     let res: Response;
+    // the timeout covers the wait for the answer's headers, not a large blob's download (fetchBlob
+    // aborts a download that stalls instead)
+    const abort = o.abort ?? new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     try {
-      res = await fetch(url, { method: o.method ?? 'GET', headers, signal: AbortSignal.timeout(this.opts.timeoutMs ?? 60_000) });
+      res = await fetch(url, { method: o.method ?? 'GET', headers, signal: abort.signal });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new RegistryError('Network', `failed to reach ${this.ref.apiHost}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
+
     if (res.status === 401 && !retried) {
       await this.authenticate(res.headers.get('www-authenticate'));
       return this.request(url, o, true);
@@ -126,7 +147,7 @@ export class RegistryClient {
     }
     let res: Response;
     try {
-      res = await fetch(url, { headers: basic ? { authorization: basic } : {}, signal: AbortSignal.timeout(this.opts.timeoutMs ?? 60_000) });
+      res = await fetch(url, { headers: basic ? { authorization: basic } : {}, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
       throw new RegistryError('Network', `failed to reach the token service ${url.host}: ${(err as Error).message}`);
     }

@@ -44,6 +44,8 @@ export class TestRegistry {
   private readonly tokens = new Set<string>();
   /** served instead of the real content (a tampered blob) */
   readonly tampered = new Map<string, Buffer>();
+  /** blobs sent in 8 chunks with this many ms between them; Infinity: half the blob, then nothing */
+  readonly throttled = new Map<string, number>();
   readonly counts = { manifestGet: 0, manifestHead: 0, blobGet: 0, token: 0, unauthorized: 0 };
   /** per-digest blob GETs */
   readonly blobGets = new Map<string, number>();
@@ -156,7 +158,23 @@ export class TestRegistry {
     const blob = this.tampered.get(ref) ?? this.blobs.get(ref);
     if (!blob) return this.error(res, 404, 'BLOB_UNKNOWN', 'blob unknown to registry', head);
     res.setHeader('docker-content-digest', ref);
+    const gap = this.throttled.get(ref);
+    if (gap !== undefined && !head) return this.trickle(res, blob, gap);
     return this.send(res, 200, blob, 'application/octet-stream', head);
+  }
+
+  private trickle(res: ServerResponse, blob: Buffer, gapMs: number): void {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': blob.length });
+    const step = Math.ceil(blob.length / 8);
+    const chunks = Number.isFinite(gapMs) ? 8 : 4;
+    let i = 0;
+    const next = () => {
+      if (i >= chunks || res.destroyed) return Number.isFinite(gapMs) && !res.destroyed ? void res.end() : undefined;
+      res.write(blob.subarray(i * step, (i + 1) * step));
+      i++;
+      setTimeout(next, Number.isFinite(gapMs) ? gapMs : 0);
+    };
+    next();
   }
 
   private authorized(req: IncomingMessage): boolean {
