@@ -71,7 +71,7 @@ async function runVerb(verb: string, args: string[], values: ImagesFlags, images
       if (args.length !== 1) fail(USAGE);
       const auths = values['auth-file'] ? [(JSON.parse(readFileSync(values['auth-file'], 'utf8')) as { auths?: Record<string, object> }).auths ?? {}] : [];
       const r = await ensureImage(imagesDir, args[0], { policy: values['pull-policy'] ?? 'Always', auths });
-      const what = r.digest ? `${r.entry.name}@${r.digest}` : `${r.entry.name} (imported, not from a registry)`;
+      const what = !r.digest ? `${r.entry.name} (imported, not from a registry)` : r.entry.name.includes('@') ? r.entry.name : `${r.entry.name}@${r.digest}`;
       process.stdout.write(`${r.pulled ? `pulled ${what} (${r.blobsDownloaded} new layer${r.blobsDownloaded === 1 ? '' : 's'})` : `${what} is up to date`}\n`);
       return;
     }

@@ -3,10 +3,10 @@
  * digests checked, layers and disks shared, pull policies, token auth with pull-secret credentials.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createQcow2 } from './qemu-img';
@@ -137,6 +137,23 @@ describe('kv images pull / ls', () => {
     const listed = JSON.parse((await kv('ls', '-o', 'json')).stdout) as { name: string; digest?: string; source?: string }[];
     expect(listed.find((i) => i.name === pushed.reference)).toMatchObject({ digest: pushed.manifestDigest, source: `${reg.host}/containerdisks/cli@${pushed.manifestDigest}` });
     expect((await kv('ls')).stdout).toMatch(new RegExp(`${pushed.reference}\\s+raw\\s+8.0KiB\\s+disk\\s+${pushed.manifestDigest.slice(0, 19)}`));
+  });
+
+  it('two processes pulling one image at once download each blob once; a dead downloader\'s lock is taken over', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/shared', 'v1', Buffer.alloc(256 << 10, 10));
+    reg.throttled.set(pushed.layerDigest, 100);
+    const kv = (...args: string[]) => promisify(execFile)(process.execPath, [fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url)), 'images', ...args, '--data-dir', root], { env: { ...process.env, KV_LOG_LEVEL: 'warn' } });
+    const outs = await Promise.all([kv('pull', pushed.reference), kv('pull', `${reg.host}/containerdisks/shared@${pushed.manifestDigest}`)]);
+    expect(reg.blobGets.get(pushed.layerDigest)).toBe(1);
+    const joined = outs.map((o) => o.stdout).join('');
+    expect(joined).toContain(`pulled ${reg.host}/containerdisks/shared@${pushed.manifestDigest} (`); // not …@digest@digest
+    expect(joined.match(/\(1 new layer\)/g)).toHaveLength(1);
+    expect(joined.match(/\(0 new layers\)/g)).toHaveLength(1);
+
+    const other = await reg.pushContainerDisk('containerdisks/orphan', 'v1', Buffer.alloc(4096, 11));
+    const dead = spawnSync('true').pid!; // a pid that no longer runs
+    await writeFile(join(images(), '.oci', 'blobs', 'sha256', `${other.layerDigest.slice(7)}.lock`), String(dead));
+    expect((await ensureImage(images(), other.reference)).blobsDownloaded).toBe(1);
   });
 });
 

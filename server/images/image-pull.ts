@@ -3,7 +3,8 @@
  * digest in `IMAGES/.oci/blobs/` (shared by every reference and VMI that uses them); the disk is
  * extracted once per image digest into `IMAGES/.oci/disks/<hex>/` and hard-linked into the
  * reference's image directory, whose image.json records the digest (reference → digest index).
- * Concurrent pulls of one reference in this process share one download.
+ * Concurrent pulls of one reference in this process share one pull; a blob is downloaded once per
+ * data dir even by two processes at once (blob-lock.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { chmod, link, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { createStagingDir, publishImage, readManifest, removeStaging, type Image
 import { toImageEntry, type ImageEntry } from './image-entry';
 import { resolveImage } from './image-store';
 import { inspectDisk } from './qemu-img';
+import { downloadOnce } from './blob-lock';
 import { effectivePullPolicy } from './pull-policy';
 import { RegistryClient } from './registry/registry-client';
 import { selectPlatform } from './registry/manifest';
@@ -97,10 +99,7 @@ async function pull(imagesDir: string, dirName: string, ref: string, reg: Regist
   for (const layer of top.manifest.layers) {
     if (layer.mediaType.includes('zstd')) throw new RegistryError('ManifestInvalid', `layer ${layer.digest} is zstd-compressed (${layer.mediaType}); only gzip and uncompressed layers are supported`);
     const file = join(blobsDir, layer.digest.replace(/^sha256:/, ''));
-    if (!existsSync(file)) {
-      await client.fetchBlob(layer.digest, file);
-      blobsDownloaded++;
-    }
+    if (await downloadOnce(file, () => client.fetchBlob(layer.digest, file))) blobsDownloaded++;
     layers.push(file);
   }
   const disk = await diskFor(imagesDir, digest, layers);
