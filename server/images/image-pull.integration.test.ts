@@ -175,3 +175,19 @@ describe('a registry that wants a token', () => {
     expect(secure.counts.token).toBe(3);
   });
 });
+
+describe('a registry that wants Basic credentials', () => {
+  let basic: TestRegistry;
+  beforeAll(async () => { basic = await new TestRegistry({ auth: { username: 'bob', password: 'b0b', scheme: 'basic' } }).start(); });
+  afterAll(async () => { await basic.stop(); });
+
+  it('says so without credentials and pulls with them (username/password form)', async () => {
+    const pushed = await basic.pushContainerDisk('private/basic', 'v1', Buffer.alloc(4096, 12));
+    await expect(ensureImage(images(), pushed.reference)).rejects.toThrow(`unauthorized: ${basic.host} asks for credentials and no imagePullSecret has any for it`);
+    const auths = parseDockerConfigSecret('kubernetes.io/dockerconfigjson', {
+      '.dockerconfigjson': Buffer.from(JSON.stringify({ auths: { [`http://${basic.host}`]: { username: 'bob', password: 'b0b' } } })).toString('base64'),
+    });
+    expect(await ensureImage(images(), pushed.reference, { auths: [auths] })).toMatchObject({ pulled: true, digest: pushed.manifestDigest });
+    expect(basic.counts.token).toBe(0);
+  });
+});

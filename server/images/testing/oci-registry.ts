@@ -12,8 +12,11 @@ import { pack as tarPack } from 'tar-stream';
 import { MediaType } from '../registry/media-types';
 
 export interface TestRegistryOptions {
-  /** when set, every /v2 request needs a Bearer token from /token, given for these Basic credentials */
-  auth?: { username: string; password: string };
+  /**
+   * when set, every /v2 request needs credentials: a Bearer token from /token, given for these Basic
+   * credentials (scheme `bearer`, the default), or the Basic credentials themselves (scheme `basic`)
+   */
+  auth?: { username: string; password: string; scheme?: 'bearer' | 'basic' };
 }
 
 interface StoredManifest { body: Buffer; mediaType: string }
@@ -132,7 +135,8 @@ export class TestRegistry {
     if (this.opts.auth && !this.authorized(req)) {
       this.counts.unauthorized++;
       const scope = /^\/v2\/(.+)\/(?:manifests|blobs|tags)\//.exec(url.pathname)?.[1];
-      res.setHeader('www-authenticate', `Bearer realm="http://${this.host}/token",service="test-registry"${scope ? `,scope="repository:${scope}:pull"` : ''}`);
+      res.setHeader('www-authenticate', this.opts.auth.scheme === 'basic' ? 'Basic realm="test-registry"'
+        : `Bearer realm="http://${this.host}/token",service="test-registry"${scope ? `,scope="repository:${scope}:pull"` : ''}`);
       return this.error(res, 401, 'UNAUTHORIZED', 'authentication required');
     }
     if (url.pathname === '/v2/') return this.send(res, 200, Buffer.from('{}'), 'application/json');
@@ -177,16 +181,20 @@ export class TestRegistry {
     next();
   }
 
+  private basicHeader(): string {
+    const { username, password } = this.opts.auth ?? { username: '', password: '' };
+    return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  }
+
   private authorized(req: IncomingMessage): boolean {
     const h = req.headers.authorization ?? '';
+    if (this.opts.auth?.scheme === 'basic') return h === this.basicHeader();
     return h.startsWith('Bearer ') && this.tokens.has(h.slice(7));
   }
 
   private issueToken(req: IncomingMessage, url: URL, res: ServerResponse): void {
     this.counts.token++;
-    const { username, password } = this.opts.auth ?? { username: '', password: '' };
-    const expected = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
-    if (req.headers.authorization !== expected) return this.error(res, 401, 'UNAUTHORIZED', 'incorrect username or password');
+    if (req.headers.authorization !== this.basicHeader()) return this.error(res, 401, 'UNAUTHORIZED', 'incorrect username or password');
     if (url.searchParams.get('service') !== 'test-registry') return this.error(res, 400, 'UNSUPPORTED', 'unknown service');
     const token = randomBytes(16).toString('hex');
     this.tokens.add(token);
