@@ -2,7 +2,7 @@
  * PURE: what virt-handler reports in the VMI status, from the launcher's DomainStatus, the guest
  * agent and the outcome of the last sync (KubeVirt's pkg/virt-handler/vm.go updateVMIStatus).
  * The handler owns the phase from Scheduled on, and the conditions Paused, LiveMigratable,
- * AgentConnected, SoftwareEmulation and (after hand-over) Synchronized.
+ * AgentConnected, SoftwareEmulation, AccessCredentialsSynchronized and (after hand-over) Synchronized.
  */
 import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIPhase } from '../../lib/kubevirt';
 import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
@@ -17,6 +17,8 @@ export interface Observed {
   /** the launcher is gone (socket refused / pod down) and said why, if it could. */
   launcherGone?: { reason: string; message: string };
   syncError?: { reason: string; message: string };
+  /** the last attempt to propagate accessCredentials through the agent (access-credentials.ts) */
+  accessCredentials?: Omit<VMICondition, 'lastTransitionTime'>;
   node: string;
   now: Date;
 }
@@ -102,6 +104,7 @@ function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIP
     [Condition.AgentConnected, agentCondition(o, alive)],
     [Condition.SoftwareEmulation, emulationCondition(o, phase)],
     [Condition.Synchronized, syncCondition(o, phase)],
+    [Condition.AccessCredentialsSynchronized, alive ? o.accessCredentials : undefined],
   ];
   return wanted.reduce((conds, [type, c]) => (c ? setCondition(conds, c, o.now) : removeCondition(conds, type)), vmi.status?.conditions ?? []);
 }

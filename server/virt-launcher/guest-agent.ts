@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { GuestFilesystem, GuestInfo, GuestUser } from './protocol';
+import type { AccessCredentials, GuestFilesystem, GuestInfo, GuestUser } from './protocol';
 import { POD_FILES } from './protocol';
 
 const DEFAULT_TIMEOUT_MS = 1_500;
@@ -114,4 +114,16 @@ export async function rebootViaAgent(podDir: string, timeoutMs = DEFAULT_TIMEOUT
   } catch {
     return false;
   }
+}
+
+
+/**
+ * KubeVirt's accessCredentials through the agent: guest-ssh-add-authorized-keys with reset (the
+ * user's file becomes exactly these keys) and guest-set-user-password (plain, base64 as QGA wants).
+ */
+export function applyAccessCredentials(podDir: string, creds: AccessCredentials, timeoutMs = DEFAULT_TIMEOUT_MS * 2): Promise<void> {
+  return askAgent(podDir, timeoutMs, async (s) => {
+    for (const k of creds.authorizedKeys ?? []) await s.execute('guest-ssh-add-authorized-keys', { username: k.user, keys: k.keys, reset: true });
+    for (const p of creds.passwords ?? []) await s.execute('guest-set-user-password', { username: p.user, password: Buffer.from(p.password).toString('base64'), crypted: false });
+  });
 }

@@ -15,7 +15,7 @@ import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init'
 import { podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
 import { findFreePort, FINAL_MIGRATION_STATES, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
-import { AgentNotConnected, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
+import { AgentNotConnected, applyAccessCredentials, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
 import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
@@ -66,6 +66,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'guestInfo': this.requireDomain(); return queryGuestInfo(this.opts.podDir);
       case 'guestUsers': this.requireDomain(); return this.fromAgent(() => queryGuestUsers(this.opts.podDir));
       case 'guestFilesystems': this.requireDomain(); return this.fromAgent(() => queryGuestFilesystems(this.opts.podDir));
+      case 'setAccessCredentials': this.requireDomain(); await this.fromAgent(() => applyAccessCredentials(this.opts.podDir, a ?? {})); return { ok: true };
       case 'stats': return this.stats();
       case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
       case 'migrate': return this.migrate(a);

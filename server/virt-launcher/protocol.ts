@@ -150,6 +150,9 @@ export interface HotplugDisk {
   serial?: string;
 }
 
+/** KubeVirt's accessCredentials as the agent applies them: each user's whole authorized_keys, passwords. */
+export interface AccessCredentials { authorizedKeys?: { user: string; keys: string[] }[]; passwords?: { user: string; password: string }[] }
+
 /** Command name → [args, result]. */
 export interface Commands {
   sync: [{ vmi: LauncherVMI }, DomainStatus];
@@ -166,6 +169,11 @@ export interface Commands {
   /** fails with GuestAgentNotConnected when no agent answers */
   guestUsers: [undefined, GuestUser[]];
   guestFilesystems: [undefined, GuestFilesystem[]];
+  /**
+   * KubeVirt's accessCredentials through the agent: each user's authorized_keys replaced by `keys`,
+   * each password set; fails with GuestAgentNotConnected when no agent answers.
+   */
+  setAccessCredentials: [AccessCredentials, { ok: true }];
   stats: [undefined, DomainStats];
   /** PPM or PNG written into the pod dir. */
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];
