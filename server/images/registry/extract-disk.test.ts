@@ -50,7 +50,7 @@ describe('extractDisk', () => {
     const none = await layerFile('none', await containerDiskLayer(Buffer.from('x'), 'x', [{ name: 'disk/.wh..wh..opq', data: Buffer.alloc(0) }]));
     await expect(extractDisk([none], await mkdtemp(join(dir, 'o1-')))).rejects.toThrow('no disk found: the image has no file in /disk/');
     const two = await layerFile('two', await containerDiskLayer(Buffer.from('a'), 'a.img', [{ name: 'disk/b.img', data: Buffer.from('b') }]));
-    await expect(extractDisk([two], await mkdtemp(join(dir, 'o2-')))).rejects.toThrow('more than one file in /disk/ (a.img, b.img)');
+    await expect(extractDisk([two], await mkdtemp(join(dir, 'o2-')))).rejects.toThrow('more than one file found in /disk/ (a.img, b.img), only one disk is allowed');
   });
 
   it('refuses a layer that is not a tar', async () => {

@@ -1,6 +1,6 @@
 /**
  * KubeVirt's containerDisk layout: the image's filesystem holds the disk as the one file in
- * `/disk/`. Layers (tar, optionally gzip) are applied in order; OCI whiteouts under `/disk/`
+ * `/disk/` (KubeVirt's container-disk GetImage refuses a folder with more than one). Layers (tar, optionally gzip) are applied in order; OCI whiteouts under `/disk/`
  * (`.wh.<name>` and the opaque `.wh..wh..opq`) remove what earlier layers put there. Files are
  * written straight into `outDir`; what a later layer replaces or whites out is deleted.
  */
@@ -75,6 +75,6 @@ export async function extractDisk(layers: string[], outDir: string): Promise<Ext
   }
   const names = [...files.keys()].sort();
   if (names.length === 0) throw new RegistryError('NoDisk', 'no disk found: the image has no file in /disk/ (a containerDisk image holds its disk as /disk/<file>)');
-  if (names.length > 1) throw new RegistryError('NoDisk', `more than one file in /disk/ (${names.join(', ')}): a containerDisk image holds exactly one disk`);
+  if (names.length > 1) throw new RegistryError('NoDisk', `more than one file found in /disk/ (${names.join(', ')}), only one disk is allowed`);
   return { name: names[0], file: files.get(names[0])! };
 }
