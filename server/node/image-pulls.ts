@@ -37,7 +37,6 @@ export interface ImagePullsOptions {
   imagesDir: string;
   core: Pick<CoreV1Api, 'readNamespacedSecret'>;
   events: Pick<EventRecorder, 'record'>;
-  requeue: (afterMs?: number) => void;
   backoffBaseMs?: number;
   backoffMaxMs?: number;
 }
@@ -47,7 +46,7 @@ const logger = log.child({ component: 'kubelet-images' });
 export class ImagePulls {
   private readonly states = new Map<string, PullState>();
 
-  constructor(private readonly opts: Omit<ImagePullsOptions, 'requeue'>) {}
+  constructor(private readonly opts: ImagePullsOptions) {}
 
   /**
    * Whether the Pod's images are all present. When not, a pull runs (or waits for its back-off) and
