@@ -120,6 +120,16 @@ describe('pulling a containerDisk from a registry', () => {
     expect(resolveImage(images(), stalled.reference)).toBeUndefined();
   });
 
+  it('sends a request again once when the registry drops the connection, and says so when it drops it twice', async () => {
+    const pushed = await reg.pushContainerDisk('containerdisks/flaky', 'v1', Buffer.alloc(4096, 13));
+    reg.dropNext = 1;
+    expect((await ensureImage(images(), pushed.reference)).digest).toBe(pushed.manifestDigest);
+    const again = await reg.pushContainerDisk('containerdisks/flaky', 'v2', Buffer.alloc(4096, 14));
+    reg.dropNext = 2;
+    await expect(ensureImage(images(), again.reference)).rejects.toThrow(new RegExp(`^failed to reach ${reg.host}: (UND_ERR_SOCKET|ECONNRESET|other side closed)`));
+    expect(reg.dropNext).toBe(0);
+  });
+
   it("says what the registry said for an unknown tag, and why an image is no containerDisk", async () => {
     await expect(ensureImage(images(), `${reg.host}/containerdisks/demo-disk:nope`)).rejects.toThrow('manifest unknown: manifest unknown');
     const layer = await containerDiskLayer(Buffer.from('x'), 'x', [{ name: 'disk/.wh.x', data: Buffer.alloc(0) }]);

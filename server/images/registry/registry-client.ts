@@ -31,6 +31,7 @@ export interface FetchedManifest {
 }
 
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+const RECONNECTABLE = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 export function sha256Digest(data: string | Buffer): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;
@@ -103,7 +104,7 @@ export class RegistryClient {
   }
 
   /** `o.abort`: the caller's controller, which can still abort the response's body after this returns */
-  private async request(url: string, o: { accept?: string; method?: string; abort?: AbortController }, retried = false): Promise<Response> {
+  private async request(url: string, o: { accept?: string; method?: string; abort?: AbortController }, retried = false, reconnected = false): Promise<Response> {
     const headers: Record<string, string> = {};
     if (o.accept) headers.accept = o.accept;
     if (this.authorization) headers.authorization = this.authorization;
@@ -116,6 +117,8 @@ export class RegistryClient {
       res = await fetch(url, { method: o.method ?? 'GET', headers, signal: abort.signal });
     } catch (err) {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      // a kept-alive connection the registry closed just as it was reused: GET and HEAD are safe to send again
+      if (!reconnected && !abort.signal.aborted && RECONNECTABLE.has(cause?.code ?? '')) return this.request(url, o, retried, true);
       throw new RegistryError('Network', `failed to reach ${this.ref.apiHost}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
     } finally {
       clearTimeout(timer);
@@ -123,7 +126,7 @@ export class RegistryClient {
 
     if (res.status === 401 && !retried) {
       await this.authenticate(res.headers.get('www-authenticate'));
-      return this.request(url, o, true);
+      return this.request(url, o, true, reconnected);
     }
     if (res.ok) return res;
     throw await this.failure(res, url);

@@ -47,6 +47,8 @@ export class TestRegistry {
   private readonly tokens = new Set<string>();
   /** served instead of the real content (a tampered blob) */
   readonly tampered = new Map<string, Buffer>();
+  /** this many next requests get their connection dropped without an answer */
+  dropNext = 0;
   /** blobs sent in 8 chunks with this many ms between them; Infinity: half the blob, then nothing */
   readonly throttled = new Map<string, number>();
   readonly counts = { manifestGet: 0, manifestHead: 0, blobGet: 0, token: 0, unauthorized: 0 };
@@ -129,6 +131,11 @@ export class TestRegistry {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    if (this.dropNext > 0) {
+      this.dropNext--;
+      req.socket.destroy();
+      return;
+    }
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     if (url.pathname === '/token') return this.issueToken(req, url, res);
     if (!url.pathname.startsWith('/v2/')) return this.error(res, 404, 'NOT_FOUND', 'not found');
