@@ -15,7 +15,7 @@ const SERVER_ALLOWED = {
   'virt-controller': ['images'],
   'virt-handler': ['virt-launcher/protocol', 'virt-launcher/launcher-client'],
   'virt-launcher': ['images'],
-  node: ['bundle', 'virt-launcher/kvm-probe'],
+  node: ['bundle', 'virt-launcher/kvm-probe', 'images'],
   up: ['bundle', 'images', 'storage/storage-classes', 'console/login-link'],
   console: ['virt-api'],
   images: [],
