@@ -3,6 +3,7 @@ import { handleAccessReview } from './access-review';
 import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
+import { handleGetScale, handlePatchScale, handleUpdateScale } from './write/scale-subresource';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
 import type { ServedType } from './types/resource-type';
 import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
@@ -20,10 +21,11 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   finalize: { update: handleUpdate },
   binding: { create: handleBinding },
   eviction: { create: handleEviction },
+  scale: { get: handleGetScale, update: handleUpdateScale, patch: handlePatchScale },
 };
 
 function hasSubresource(rt: ServedType, sub: string): boolean {
-  return (sub === 'status' && rt.subresources.status) || Boolean(rt.extraSubresources?.includes(sub));
+  return (sub === 'status' && rt.subresources.status) || (sub === 'scale' && Boolean(rt.subresources.scale)) || Boolean(rt.extraSubresources?.includes(sub));
 }
 
 /** authorizes and dispatches one resource request to its verb handler */
