@@ -90,11 +90,12 @@ describe('scale subresource (kubectl scale vmirs)', () => {
   });
 
   it('discovery lists the scale subresource of replica sets and pools, none for presets', async () => {
-    const core = (await t.call('GET', '/apis/kubevirt.io/v1')).body.resources.map((r: any) => r.name);
+    type Doc = { name: string; group?: string; version?: string; kind: string };
+    const core = ((await t.call('GET', '/apis/kubevirt.io/v1')).body.resources as Doc[]).map((r) => r.name);
     expect(core).toContain('virtualmachineinstancereplicasets/scale');
     expect(core).not.toContain('virtualmachineinstancepresets/scale');
-    const pool = (await t.call('GET', '/apis/pool.kubevirt.io/v1beta1')).body.resources;
-    expect(pool.find((r: any) => r.name === 'virtualmachinepools/scale')).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const pool = (await t.call('GET', '/apis/pool.kubevirt.io/v1beta1')).body.resources as Doc[];
+    expect(pool.find((r) => r.name === 'virtualmachinepools/scale')).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
     expect((await t.call('GET', `${RS_PATH.replace('replicasets', 'presets')}/scale`)).status).toBe(404);
   });
 });

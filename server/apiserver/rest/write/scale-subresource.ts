@@ -41,7 +41,10 @@ export function writePath(obj: Record<string, unknown>, path: string, value: unk
 }
 
 /** The autoscaling/v1 Scale of an object, as kube-apiserver renders it for a custom resource. */
-export function scaleOf(obj: any, paths: ScalePaths): Record<string, unknown> {
+interface Meta { name?: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string }
+interface ScaleBody { metadata?: { resourceVersion?: string }; spec?: { replicas?: unknown } }
+
+export function scaleOf(obj: { metadata?: Meta }, paths: ScalePaths): Record<string, unknown> {
   const m = obj.metadata ?? {};
   const num = (v: unknown) => (typeof v === 'number' ? v : 0);
   const selector = paths.labelSelectorPath ? readPath(obj, paths.labelSelectorPath) : undefined;
@@ -55,9 +58,9 @@ export function scaleOf(obj: any, paths: ScalePaths): Record<string, unknown> {
 }
 
 /** kube's Scale validation: spec.replicas an integer ≥ 0 */
-function validReplicas(name: string, scale: any): number {
+function validReplicas(name: string, scale: ScaleBody | undefined): number {
   const n = scale?.spec?.replicas ?? 0;
-  if (!Number.isInteger(n)) {
+  if (typeof n !== 'number' || !Number.isInteger(n)) {
     throw invalid(SCALE_KIND, name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(n)}: must be an integer` }]);
   }
   if (n < 0) throw invalid(SCALE_KIND, name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${n}: must be greater than or equal to 0` }]);
@@ -69,7 +72,7 @@ function pathsOf(rt: ServedType): ScalePaths {
 }
 
 /** writes the replicas a desired Scale asks for into the object (a stale Scale resourceVersion is a conflict) */
-async function writeScale(r: ResourceRequest, desired: (current: any) => any): Promise<void> {
+async function writeScale(r: ResourceRequest, desired: (current: { metadata?: Meta }) => ScaleBody | undefined): Promise<void> {
   const { ctx, rt, info, user } = r;
   const paths = pathsOf(rt);
   const name = info.name!;
