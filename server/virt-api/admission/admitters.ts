@@ -7,6 +7,8 @@ import { mutateVM } from './mutators/vm-mutator';
 import { mutateVMICreate, mutateVMIUpdate } from './mutators/vmi-mutator';
 import { mutateMigrationCreate } from './mutators/migration-mutator';
 import { validateVM } from './validators/vm-validator';
+import { validateReplicaSet } from './validators/replicaset-validator';
+import { validatePool } from './validators/pool-validator';
 import { validateVMICreate, validateVMIUpdate } from './validators/vmi-validator';
 import { validateMigrationCreate, validateMigrationUpdate, type MigrationLookups } from './validators/migration-validator';
 import { validateMigrationPolicy } from './validators/migration-policy-validator';
@@ -45,6 +47,8 @@ export const WebhookPath = {
   MutateMigration: '/mutate-virtualmachineinstancemigrations',
   ValidateMigration: '/validate-virtualmachineinstancemigrations',
   ValidateMigrationPolicy: '/validate-migrationpolicies',
+  ValidateReplicaSet: '/validate-virtualmachineinstancereplicasets',
+  ValidatePool: '/validate-virtualmachinepools',
   ValidateKubeVirt: '/validate-kubevirts',
   /** KubeVirt serves it at /launcher-eviction-validate; ours keeps virt-api's `/validate-<plural>` shape. */
   ValidateEviction: '/validate-evictions',
@@ -93,6 +97,14 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.ValidateMigrationPolicy]: {
     resource: { group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies' },
     validate: (req) => validateMigrationPolicy(req.object),
+  },
+  [WebhookPath.ValidateReplicaSet]: {
+    resource: core('virtualmachineinstancereplicasets'),
+    validate: (req, ctx) => validateReplicaSet(req.object, vctx(req, ctx)),
+  },
+  [WebhookPath.ValidatePool]: {
+    resource: { group: 'pool.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinepools' },
+    validate: (req, ctx) => validatePool(req.object, isCreate(req) ? undefined : req.oldObject, vctx(req, ctx)),
   },
   [WebhookPath.ValidateKubeVirt]: {
     resource: core('kubevirts'),

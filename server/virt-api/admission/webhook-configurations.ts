@@ -26,6 +26,8 @@ const VALIDATING: Hook[] = [
   { name: 'migration-create-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['CREATE'] },
   { name: 'migration-update-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['UPDATE'] },
   { name: 'virt-launcher-eviction-interceptor.kubevirt.io', path: WebhookPath.ValidateEviction, group: '', version: 'v1', resource: 'pods/eviction', ops: ['CREATE'] },
+  { name: 'virtualmachinereplicaset-validator.kubevirt.io', path: WebhookPath.ValidateReplicaSet, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancereplicasets', ops: ['CREATE', 'UPDATE'] },
+  { name: 'virtualmachinepool-validator.kubevirt.io', path: WebhookPath.ValidatePool, group: 'pool.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinepools', ops: ['CREATE', 'UPDATE'] },
   { name: 'kubevirt-update-validator.kubevirt.io', path: WebhookPath.ValidateKubeVirt, group: 'kubevirt.io', version: 'v1', resource: 'kubevirts', ops: ['CREATE', 'UPDATE'] },
   { name: 'migration-policy-validator.kubevirt.io', path: WebhookPath.ValidateMigrationPolicy, group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies', ops: ['CREATE', 'UPDATE'] },
 ];
