@@ -6,6 +6,7 @@ import type { Mutation } from './mutators/mutation';
 import { mutateVM } from './mutators/vm-mutator';
 import { mutateVMICreate, mutateVMIUpdate } from './mutators/vmi-mutator';
 import { mutateMigrationCreate } from './mutators/migration-mutator';
+import type { PresetLike } from './mutators/preset-merge';
 import { validateVM } from './validators/vm-validator';
 import { validateReplicaSet } from './validators/replicaset-validator';
 import { validatePool } from './validators/pool-validator';
@@ -16,13 +17,20 @@ import { validateKubeVirt } from './validators/kubevirt-validator';
 import { validateInstancetypeRefs, type InstancetypeLookups } from './validators/instancetype-validator';
 import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
 
+/** The VMI presets of a namespace, and where a skipped preset is reported (an Event on the VMI). */
+export interface PresetLookups {
+  list(namespace: string): Promise<PresetLike[]>;
+  skipped(vmi: unknown, message: string): void;
+}
+
 export interface AdmitterContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
   config: AdmissionConfig;
   now: Date;
   instancetypes?: InstancetypeLookups;
+  presets?: PresetLookups;
 }
 
-type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation;
+type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation | Promise<Mutation>;
 type Validate = (req: AdmissionRequest, ctx: AdmitterContext) => Cause[] | Promise<Cause[]>;
 /** A validator whose refusal is not a list of causes (the eviction interceptor's 429). */
 type Decide = (req: AdmissionRequest, ctx: AdmitterContext) => Promise<EvictionVerdict>;
@@ -74,9 +82,11 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   },
   [WebhookPath.MutateVMI]: {
     resource: core('virtualmachineinstances'),
-    mutate: (req, ctx) => (isCreate(req)
-      ? mutateVMICreate(req.object, mctx(req, ctx))
-      : mutateVMIUpdate(req.object, req.oldObject, mctx(req, ctx))),
+    mutate: async (req, ctx) => {
+      if (!isCreate(req)) return mutateVMIUpdate(req.object, req.oldObject, mctx(req, ctx));
+      const presets = ctx.presets && req.namespace ? await ctx.presets.list(req.namespace) : [];
+      return mutateVMICreate(req.object, { ...mctx(req, ctx), presets, onPresetSkipped: (m) => (req.dryRun ? undefined : ctx.presets?.skipped(req.object, m)) });
+    },
   },
   [WebhookPath.ValidateVMI]: {
     resource: core('virtualmachineinstances'),
