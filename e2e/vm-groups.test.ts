@@ -1,0 +1,114 @@
+/**
+ * VM groups and presets on a `kv up` cluster with real guests and the real kubectl: a replica set
+ * of 3 runs 3 guests, `kubectl scale` takes it to 1, a deleted VMI is replaced; a pool of 2 runs
+ * pool-0 and pool-1 and `kubectl scale` adds pool-2; a preset gives a new VMI its memory.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeKubectl, type Kubectl } from './support/kubectl';
+import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
+import { callRest, until, VMIS } from './support/rest';
+import { NS, readVMI } from './support/vm-fixtures';
+
+const BOOT_MS = 120_000;
+let c: LifecycleCluster;
+let kubectl: Kubectl;
+
+interface VMI { metadata: { name: string; uid: string; deletionTimestamp?: string; annotations?: Record<string, string> }; spec: { domain: { resources?: { requests?: Record<string, string> } } }; status?: { phase?: string } }
+
+beforeAll(async () => {
+  c = await startLifecycleCluster({ nodes: 2 });
+  kubectl = makeKubectl(c.cluster.kubeconfig);
+});
+afterAll(async () => {
+  kubectl?.dispose();
+  await c?.stop();
+});
+
+const guestSpec = `
+      domain:
+        memory: {guest: 128Mi}
+        devices: {disks: [{name: root, disk: {bus: virtio}}]}
+      volumes: [{name: root, containerDisk: {image: demo}}]`;
+
+const live = async (app: string) => ((await callRest(c.admin, 'GET', `${VMIS(NS)}?labelSelector=app=${app}`)).body.items as VMI[]).filter((v) => !v.metadata.deletionTimestamp);
+const running = async (app: string, n: number) => { const l = await live(app); return l.length === n && l.every((v) => v.status?.phase === 'Running') ? l : undefined; };
+
+async function apply(name: string, yaml: string): Promise<void> {
+  const r = await kubectl.run('apply', '-f', kubectl.file(`${name}.yaml`, yaml));
+  expect(r.code, r.err).toBe(0);
+}
+
+describe('VM groups and presets', () => {
+  it('a replica set of 3 runs 3 guests; kubectl scale to 1 leaves 1; a deleted VMI is replaced', async () => {
+    await apply('web', `apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstanceReplicaSet
+metadata: {name: web}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:${guestSpec}
+`);
+    await until('3 web VMIs Running', () => running('web', 3), BOOT_MS);
+    await until('web readyReplicas 3', async () => / 3 +3 +3 +/.test((await kubectl.run('get', 'vmirs', 'web')).out), BOOT_MS);
+
+    const scaled = await kubectl.run('scale', 'vmirs', 'web', '--replicas', '1');
+    expect(scaled.out, scaled.err).toBe('virtualmachineinstancereplicaset.kubevirt.io/web scaled\n');
+    const [one] = await until('1 web VMI', () => running('web', 1), 60_000);
+
+    expect((await kubectl.run('delete', 'vmi', one.metadata.name, '--wait=false')).code).toBe(0);
+    const [replacement] = await until('a new web VMI Running', async () => {
+      const l = await running('web', 1);
+      return l && l[0].metadata.uid !== one.metadata.uid ? l : undefined;
+    }, BOOT_MS);
+    expect(replacement.metadata.name).toMatch(/^web[a-z0-9]{5}$/);
+  });
+
+  it('a pool of 2 runs pool-0 and pool-1; kubectl scale to 3 adds pool-2', async () => {
+    await apply('pool', `apiVersion: pool.kubevirt.io/v1beta1
+kind: VirtualMachinePool
+metadata: {name: pool}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: pool}}
+  virtualMachineTemplate:
+    metadata: {labels: {app: pool}}
+    spec:
+      runStrategy: Always
+      template:
+        metadata: {labels: {app: pool}}
+        spec:${guestSpec.replace(/\n {6}/g, '\n          ')}
+`);
+    const names = async () => (await running('pool', (await live('pool')).length))?.map((v) => v.metadata.name).sort().join(',');
+    await until('pool-0 and pool-1 Running', async () => (await names()) === 'pool-0,pool-1', BOOT_MS);
+    const scaled = await kubectl.run('scale', 'vmpool', 'pool', '--replicas', '3');
+    expect(scaled.out, scaled.err).toBe('virtualmachinepool.pool.kubevirt.io/pool scaled\n');
+    await until('pool-2 Running', async () => (await names()) === 'pool-0,pool-1,pool-2', BOOT_MS);
+    const vms = await kubectl.run('get', 'vm', '-l', 'app=pool', '-o', 'name');
+    expect(vms.out).toBe('virtualmachine.kubevirt.io/pool-0\nvirtualmachine.kubevirt.io/pool-1\nvirtualmachine.kubevirt.io/pool-2\n');
+  });
+
+  it('a preset selected by label gives a new VMI its memory and names itself in an annotation', async () => {
+    await apply('preset', `apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstancePreset
+metadata: {name: small}
+spec:
+  selector: {matchLabels: {flavor: small}}
+  domain:
+    devices: {}
+    resources: {requests: {memory: 128Mi}}
+`);
+    await apply('preset-vmi', `apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstance
+metadata: {name: preset-vmi, labels: {flavor: small}}
+spec:
+  domain:
+    devices: {disks: [{name: root, disk: {bus: virtio}}]}
+  volumes: [{name: root, containerDisk: {image: demo}}]
+`);
+    const vmi = await until('preset-vmi Running', async () => { const v = await readVMI(c.admin, 'preset-vmi') as VMI | undefined; return v?.status?.phase === 'Running' ? v : undefined; }, BOOT_MS);
+    expect(vmi.metadata.annotations?.['virtualmachinepreset.kubevirt.io/small']).toBe('kubevirt.io/v1');
+    expect(vmi.spec.domain.resources?.requests?.memory).toBe('128Mi');
+  });
+});
