@@ -87,6 +87,11 @@ spec:
     await until('pool-2 Running', async () => (await names()) === 'pool-0,pool-1,pool-2', BOOT_MS);
     const vms = await kubectl.run('get', 'vm', '-l', 'app=pool', '-o', 'name');
     expect(vms.out).toBe('virtualmachine.kubevirt.io/pool-0\nvirtualmachine.kubevirt.io/pool-1\nvirtualmachine.kubevirt.io/pool-2\n');
+
+    // and back: the highest indexes go, their guests stop
+    expect((await kubectl.run('scale', 'vmpool', 'pool', '--replicas', '1')).code).toBe(0);
+    await until('only pool-0 left', async () => (await kubectl.run('get', 'vm', '-l', 'app=pool', '-o', 'name')).out === 'virtualmachine.kubevirt.io/pool-0\n', BOOT_MS);
+    await until('only pool-0 guest left', async () => (await names()) === 'pool-0', BOOT_MS);
   });
 
   it('a preset selected by label gives a new VMI its memory and names itself in an annotation', async () => {
@@ -110,5 +115,38 @@ spec:
     const vmi = await until('preset-vmi Running', async () => { const v = await readVMI(c.admin, 'preset-vmi') as VMI | undefined; return v?.status?.phase === 'Running' ? v : undefined; }, BOOT_MS);
     expect(vmi.metadata.annotations?.['virtualmachinepreset.kubevirt.io/small']).toBe('kubevirt.io/v1');
     expect(vmi.spec.domain.resources?.requests?.memory).toBe('128Mi');
+    expect((await kubectl.run('get', 'vmipreset', 'small')).err).toContain('kubevirt.io/v1 VirtualMachineInstancePresets is now deprecated');
+  });
+
+  it('a preset that conflicts with the VMI is skipped with a Warning event', async () => {
+    await apply('preset-cpu', `apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstancePreset
+metadata: {name: two-cores}
+spec:
+  selector: {matchLabels: {flavor: cores}}
+  domain:
+    devices: {}
+    cpu: {cores: 2}
+`);
+    const created = await kubectl.run('apply', '-f', kubectl.file('cores-vmi.yaml', `apiVersion: kubevirt.io/v1
+kind: VirtualMachineInstance
+metadata: {name: cores-vmi, labels: {flavor: cores}}
+spec:
+  domain:
+    cpu: {cores: 1}
+    memory: {guest: 128Mi}
+    devices: {disks: [{name: root, disk: {bus: virtio}}]}
+  volumes: [{name: root, containerDisk: {image: demo}}]
+`));
+    expect(created.code, created.err).toBe(0);
+    expect(created.err).toContain("Unable to apply VirtualMachineInstancePreset 'two-cores'");
+    const vmi = await readVMI(c.admin, 'cores-vmi') as VMI & { spec: { domain: { cpu?: { cores?: number } } } };
+    expect(vmi.spec.domain.cpu?.cores).toBe(1);
+    expect(vmi.metadata.annotations?.['virtualmachinepreset.kubevirt.io/two-cores']).toBeUndefined();
+    const events = await until('PresetFailed event', async () => {
+      const list = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/events?fieldSelector=involvedObject.name=cores-vmi`)).body.items as { reason: string; type: string; message: string }[];
+      return list.find((e) => e.reason === 'PresetFailed');
+    }, 30_000);
+    expect(events).toMatchObject({ type: 'Warning', message: expect.stringContaining('spec.cpu: {"cores":2} != {"cores":1}') });
   });
 });

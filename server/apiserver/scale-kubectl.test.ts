@@ -89,6 +89,13 @@ describe('scale subresource (kubectl scale vmirs)', () => {
     expect(conflict.status).toBe(409);
   });
 
+  it('a deprecated kind (presets) warns on every request, as kube-apiserver does', async () => {
+    const list = await kubectl('get', 'vmipresets');
+    expect(list.code).toBe(0);
+    expect(list.err).toContain('Warning: kubevirt.io/v1 VirtualMachineInstancePresets is now deprecated and will be removed in v2.');
+    expect((await kubectl('get', 'vmirs')).err).toBe('');
+  });
+
   it('discovery lists the scale subresource of replica sets and pools, none for presets', async () => {
     type Doc = { name: string; group?: string; version?: string; kind: string };
     const core = ((await t.call('GET', '/apis/kubevirt.io/v1')).body.resources as Doc[]).map((r) => r.name);

@@ -44,6 +44,8 @@ export async function routeResource(r: ResourceRequest): Promise<void> {
     if (info.verb !== 'create') throw methodNotAllowed();
     return handleAccessReview(r);
   }
+  // kube-apiserver warns on every request to a deprecated custom resource version
+  if (rt.deprecated && rt.deprecationWarning) r.res.setHeader('Warning', `299 - ${JSON.stringify(rt.deprecationWarning)}`);
   const handler = sub ? SUBRESOURCES[sub]?.[info.verb] : MAIN[info.verb];
   if (!handler || (!sub && !rt.verbs.includes(info.verb))) throw methodNotAllowed();
   await handler(r);
