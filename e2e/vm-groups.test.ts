@@ -1,6 +1,6 @@
 /**
  * VM groups and presets on a `kv up` cluster with real guests and the real kubectl: a replica set
- * of 3 runs 3 guests, `kubectl scale` takes it to 1, a deleted VMI is replaced; a pool of 2 runs
+ * of 3 runs 3 guests, `kubectl scale` takes it to 1, a deleted VMI and one whose QEMU is killed are replaced; a pool of 2 runs
  * pool-0 and pool-1 and `kubectl scale` adds pool-2; a preset gives a new VMI its memory.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { makeKubectl, type Kubectl } from './support/kubectl';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { callRest, until, VMIS } from './support/rest';
 import { NS, readVMI } from './support/vm-fixtures';
+import { qemuPidOn } from './migration-helpers';
 
 const BOOT_MS = 120_000;
 let c: LifecycleCluster;
@@ -39,7 +40,7 @@ async function apply(name: string, yaml: string): Promise<void> {
 }
 
 describe('VM groups and presets', () => {
-  it('a replica set of 3 runs 3 guests; kubectl scale to 1 leaves 1; a deleted VMI is replaced', async () => {
+  it('a replica set of 3 runs 3 guests; kubectl scale to 1 leaves 1; a deleted VMI and a killed guest are replaced', async () => {
     await apply('web', `apiVersion: kubevirt.io/v1
 kind: VirtualMachineInstanceReplicaSet
 metadata: {name: web}
@@ -63,9 +64,19 @@ spec:
       return l && l[0].metadata.uid !== one.metadata.uid ? l : undefined;
     }, BOOT_MS);
     expect(replacement.metadata.name).toMatch(/^web[a-z0-9]{5}$/);
+
+    // kill -9 of its QEMU: the VMI fails, a new one takes its place and the failed one is deleted
+    const full = await readVMI(c.admin, replacement.metadata.name);
+    const pid = qemuPidOn(c.cluster, full, full.status.nodeName);
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, 'SIGKILL');
+    await until('the killed guest replaced', async () => {
+      const l = await running('web', 1);
+      return l && l[0].metadata.uid !== replacement.metadata.uid && !(await readVMI(c.admin, replacement.metadata.name));
+    }, BOOT_MS);
   });
 
-  it('a pool of 2 runs pool-0 and pool-1; kubectl scale to 3 adds pool-2', async () => {
+  it('a pool of 2 runs pool-0 and pool-1; kubectl scale to 3 adds pool-2, back to 1 removes the highest', async () => {
     await apply('pool', `apiVersion: pool.kubevirt.io/v1beta1
 kind: VirtualMachinePool
 metadata: {name: pool}
