@@ -87,5 +87,10 @@ describe('VirtualMachineInstanceReplicaSet controller on a real API server', () 
     await api.call('PATCH', `${SETS}/db`, { spec: { paused: false } }, MERGE);
     await waitCount('db', 2, 'resumed: back to 2');
     expect((await rsOf('db')).status?.conditions ?? []).toEqual([]);
+
+    // deleting the replica set deletes its VMIs (owner references, the garbage collector)
+    expect((await api.call('DELETE', `${SETS}/db`)).status).toBe(200);
+    await waitCount('db', 0, 'VMIs of a deleted replica set gone');
+    expect((await api.call('GET', `${VMIS}/orphan`)).status).toBe(200); // released before: kept
   });
 });
