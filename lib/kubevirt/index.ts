@@ -20,3 +20,4 @@ export * from './common-instancetypes';
 export * from './volume-requests';
 export * from './label-selector';
 export * from './vm-group-types';
+export * from './same-json';

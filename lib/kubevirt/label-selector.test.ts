@@ -28,3 +28,12 @@ describe('label selectors', () => {
     expect(labelSelectorError({ matchLabels: { a: 'b' } })).toBeUndefined();
   });
 });
+
+describe('sameJSON', () => {
+  it('ignores key order and undefined members, not values', async () => {
+    const { sameJSON } = await import('./same-json');
+    expect(sameJSON({ a: 1, b: { c: [1, { d: 2 }] } }, { b: { c: [1, { d: 2 }] }, a: 1, e: undefined })).toBe(true);
+    expect(sameJSON({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameJSON({ a: null }, {})).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@
  * writes the status once. The VMs it creates are run by the VM controller like any other.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { VirtualMachinePoolResource, selectorMatches, ReplicaSetConditionType } from '../../../lib/kubevirt';
+import { sameJSON, VirtualMachinePoolResource, selectorMatches, ReplicaSetConditionType } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachinePool } from '../../../lib/kubevirt';
 import { CustomResourceClient, type KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
@@ -26,7 +26,6 @@ export interface PoolControllerOptions {
 
 const asPool = (o: KubernetesObject) => o as unknown as VirtualMachinePool;
 const asVM = (o: KubernetesObject) => o as unknown as VirtualMachine;
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 const has = (s: PoolStatus | undefined, type: string) => (s?.conditions ?? []).some((c) => c.type === type);
 
 export class PoolController {

@@ -5,7 +5,7 @@
  * matches it); `execute` plans from the caches, acts, and writes the status once.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { selectorMatches, VirtualMachineInstanceReplicaSetResource } from '../../../lib/kubevirt';
+import { sameJSON, selectorMatches, VirtualMachineInstanceReplicaSetResource } from '../../../lib/kubevirt';
 import type { VirtualMachineInstance, VirtualMachineInstanceReplicaSet } from '../../../lib/kubevirt';
 import { CustomResourceClient, type KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
@@ -27,7 +27,6 @@ export interface ReplicaSetControllerOptions {
 
 const asRS = (o: KubernetesObject) => o as unknown as VirtualMachineInstanceReplicaSet;
 const asVMI = (o: KubernetesObject) => o as unknown as VirtualMachineInstance;
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
 
 export class ReplicaSetController {
   readonly sets: Informer<KubernetesObject>;
@@ -51,7 +50,7 @@ export class ReplicaSetController {
       update: (old, vmi) => {
         if (vmi.metadata?.deletionTimestamp && !old.metadata?.deletionTimestamp) this.onVMI(asVMI(vmi), (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid));
         else this.onVMI(asVMI(vmi));
-        if (!sameJSON(old.metadata?.labels, vmi.metadata?.labels)) this.enqueueMatching(asVMI(old));
+        if (!sameJSON(old.metadata?.labels ?? {}, vmi.metadata?.labels ?? {})) this.enqueueMatching(asVMI(old));
       },
       delete: (vmi) => this.onVMI(asVMI(vmi), (key) => this.expectations.deletionObserved(key, vmi.metadata?.uid)),
     });
