@@ -96,6 +96,25 @@ describe('scale subresource (kubectl scale vmirs)', () => {
     expect((await kubectl('get', 'vmirs')).err).toBe('');
   });
 
+  it('a pool written as pool.kubevirt.io/v1alpha1 (older KubeVirt manifests) is the same object in v1beta1', async () => {
+    writeFileSync(join(home, 'pool.yaml'), `apiVersion: pool.kubevirt.io/v1alpha1
+kind: VirtualMachinePool
+metadata: {name: old}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: old}}
+  virtualMachineTemplate:
+    metadata: {labels: {app: old}}
+    spec: {runStrategy: Always, template: {spec: {domain: {devices: {}}}}}
+`);
+    const applied = await kubectl('apply', '-f', join(home, 'pool.yaml'));
+    expect(applied.out, applied.err).toBe('virtualmachinepool.pool.kubevirt.io/old created\n');
+    const v1beta1 = await t.call('GET', '/apis/pool.kubevirt.io/v1beta1/namespaces/default/virtualmachinepools/old');
+    expect(v1beta1.body).toMatchObject({ apiVersion: 'pool.kubevirt.io/v1beta1', spec: { replicas: 1 } });
+    expect((await kubectl('scale', 'vmpool', 'old', '--replicas', '4')).code).toBe(0);
+    expect((await t.call('GET', '/apis/pool.kubevirt.io/v1alpha1/namespaces/default/virtualmachinepools/old')).body.spec.replicas).toBe(4);
+  });
+
   it('discovery lists the scale subresource of replica sets and pools, none for presets', async () => {
     type Doc = { name: string; group?: string; version?: string; kind: string };
     const core = ((await t.call('GET', '/apis/kubevirt.io/v1')).body.resources as Doc[]).map((r) => r.name);
@@ -104,5 +123,6 @@ describe('scale subresource (kubectl scale vmirs)', () => {
     const pool = (await t.call('GET', '/apis/pool.kubevirt.io/v1beta1')).body.resources as Doc[];
     expect(pool.find((r) => r.name === 'virtualmachinepools/scale')).toMatchObject({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
     expect((await t.call('GET', `${RS_PATH.replace('replicasets', 'presets')}/scale`)).status).toBe(404);
+    expect((await t.call('GET', '/apis/pool.kubevirt.io')).body.preferredVersion.version).toBe('v1beta1');
   });
 });

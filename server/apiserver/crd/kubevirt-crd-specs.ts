@@ -20,6 +20,8 @@ export interface CRDSpec {
   columns: { name: string; type: string; jsonPath: string; description?: string; priority?: number }[];
   /** the scale subresource on .spec.replicas / .status.replicas / .status.labelSelector (replica sets, pools) */
   scale?: boolean;
+  /** older versions served beside `version` from the same storage (pools: v1alpha1) */
+  alsoServed?: string[];
   /** kube's deprecation warning for a served but deprecated kind (presets) */
   deprecationWarning?: string;
 }
@@ -148,7 +150,7 @@ function vmGroupSpecs(): CRDSpec[] {
     {
       definition: 'v1beta1.VirtualMachinePool', group: 'pool.kubevirt.io', version: 'v1beta1', kind: 'VirtualMachinePool',
       plural: 'virtualmachinepools', singular: 'virtualmachinepool', scope: 'Namespaced',
-      shortNames: ['vmpool', 'vmpools'], categories: ['all'], statusSubresource: true, scale: true,
+      shortNames: ['vmpool', 'vmpools'], categories: ['all'], statusSubresource: true, scale: true, alsoServed: ['v1alpha1'],
       columns: replicaColumns('VirtualMachines'),
     },
     {
@@ -179,17 +181,18 @@ export function renderCRD(spec: CRDSpec, schema: object): Record<string, unknown
         ...(spec.categories.length ? { categories: spec.categories } : {}),
       },
       scope: spec.scope,
-      versions: [{
-        name: spec.version,
+      versions: [spec.version, ...(spec.alsoServed ?? [])].map((name) => ({
+        name,
         served: true,
-        storage: true,
-        ...(spec.columns.length ? { additionalPrinterColumns: spec.columns } : {}),
+        storage: name === spec.version,
+        // each version its own copies: the YAML then repeats them instead of aliasing one version's
+        ...(spec.columns.length ? { additionalPrinterColumns: structuredClone(spec.columns) } : {}),
         ...(spec.deprecationWarning ? { deprecated: true, deprecationWarning: spec.deprecationWarning } : {}),
-        schema: { openAPIV3Schema: schema },
+        schema: { openAPIV3Schema: name === spec.version ? schema : structuredClone(schema) },
         ...(spec.statusSubresource || spec.scale
-          ? { subresources: { ...(spec.statusSubresource ? { status: {} } : {}), ...(spec.scale ? { scale: SCALE } : {}) } }
+          ? { subresources: { ...(spec.statusSubresource ? { status: {} } : {}), ...(spec.scale ? { scale: { ...SCALE } } : {}) } }
           : {}),
-      }],
+      })),
     },
   };
 }
