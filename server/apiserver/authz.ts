@@ -20,7 +20,7 @@ export const GROUP_AUTHENTICATED = 'system:authenticated';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 /** What kube's `view` and KubeVirt's `kubevirt.io:view` roles leave out: secrets, guest consoles and port-forwarding. */
 const NOT_VIEWABLE = new Set([
-  '/secrets', 'subresources.kubevirt.io/virtualmachineinstances/vnc', 'subresources.kubevirt.io/virtualmachineinstances/console',
+  '/secrets', '/nodes/proxy', 'subresources.kubevirt.io/virtualmachineinstances/vnc', 'subresources.kubevirt.io/virtualmachineinstances/console',
   'subresources.kubevirt.io/virtualmachineinstances/portforward', 'subresources.kubevirt.io/virtualmachines/portforward',
 ]);
 /** Every signed-in user may ask what they themselves may do (kube's system:basic-user). */

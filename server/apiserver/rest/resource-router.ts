@@ -5,6 +5,7 @@ import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
 import { handleGetScale, handlePatchScale, handleUpdateScale } from './write/scale-subresource';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
+import { handlePodLog } from './read/pod-log';
 import type { ServedType } from './types/resource-type';
 import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './write/write-handlers';
@@ -22,6 +23,7 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   binding: { create: handleBinding },
   eviction: { create: handleEviction },
   scale: { get: handleGetScale, update: handleUpdateScale, patch: handlePatchScale },
+  log: { get: handlePodLog },
 };
 
 function hasSubresource(rt: ServedType, sub: string): boolean {

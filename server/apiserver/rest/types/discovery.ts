@@ -37,6 +37,7 @@ const SUBRESOURCE_DOCS: Record<string, (rt: ServedType) => Record<string, unknow
   binding: () => ({ kind: 'Binding', verbs: ['create'] }),
   eviction: () => ({ group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }),
   scale: () => ({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }),
+  log: () => ({ kind: 'Pod', verbs: ['get'] }),
 };
 
 function resourceDocs(rt: ServedType): Record<string, unknown>[] {
