@@ -118,6 +118,14 @@ test('nodes and migrations', async () => {
   await review(page, 'migrations', heading('Migrations'));
 });
 
+test('storage and VM groups', async () => {
+  await page.goto(url('/storage'));
+  await review(page, 'storage', heading('Storage'));
+  await expect(page.getByTestId('classes-table')).toContainText('default');
+  await page.goto(url('/groups'));
+  await review(page, 'groups', heading('VM groups'));
+});
+
 test('sign-in page, and a page when the API server cannot be reached', async ({ browser }) => {
   const anon = await (await browser.newContext()).newPage();
   await anon.goto(url('/signin'));
