@@ -117,6 +117,24 @@ describe('snapshots and restore', () => {
     shell.close();
     expect((await callRest(c.admin, 'DELETE', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/snapvm-copy`)).status).toBe(200);
 
+    // a VirtualMachineClone of the running VM: snapshot, restore into the target, temporaries removed
+    const CLONES = `/apis/clone.kubevirt.io/v1beta1/namespaces/${NS}/virtualmachineclones`;
+    const cloneSpec = { apiVersion: 'clone.kubevirt.io/v1beta1', kind: 'VirtualMachineClone', metadata: { name: 'clone-1' }, spec: { source: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm' }, target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm-clone' }, labelFilters: ['*', '!secret/*'] } };
+    expect((await callRest(c.admin, 'POST', CLONES, cloneSpec)).status).toBe(201);
+    const cloned = await until('clone Succeeded', async () => {
+      const cl = (await callRest(c.admin, 'GET', `${CLONES}/clone-1`)).body;
+      return (cl.status?.phase === 'Succeeded' || cl.status?.phase === 'Failed') && cl;
+    }, 90_000);
+    expect(cloned.status).toMatchObject({ phase: 'Succeeded', targetName: 'snapvm-clone' });
+    expect((await kubectl.run('get', 'vmclone', 'clone-1')).out).toMatch(/^NAME\s+PHASE\s+SOURCEVIRTUALMACHINE\s+TARGETVIRTUALMACHINE\s+AGE\nclone-1\s+Succeeded\s+snapvm\s+snapvm-clone\s/);
+    await until('snapvm-clone Running', async () => isRunning(await readState(c.admin, 'snapvm-clone')), BOOT_MS);
+    // its claims filled and bound, the clone's temporary snapshot goes
+    await until('temporary snapshot gone', async () => (await callRest(c.admin, 'GET', SNAP('virtualmachinesnapshots', `tmp-snapshot-${cloned.metadata.uid}`))).status === 404, 30_000);
+    shell = await openGuestShell(c.admin, NS, 'snapvm-clone');
+    expect(await shell.run('cat /data/a.txt')).toBe('before');
+    shell.close();
+    expect((await callRest(c.admin, 'DELETE', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/snapvm-clone`)).status).toBe(200);
+
     const dir = join(c.cluster.dataDir, 'storage', 'snapshots', NS, done.status.virtualMachineSnapshotContentName);
     expect(existsSync(dir)).toBe(true);
     expect((await callRest(c.admin, 'DELETE', SNAP('virtualmachinesnapshots', 'snap-1'))).status).toBe(200);

@@ -63,6 +63,11 @@ export const StorageClassResource: ResourceDescriptor = { group: 'storage.k8s.io
 export const ServiceResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'] };
 export const NamespaceResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false };
 
+/** clone.kubevirt.io: a new VM from a VM or a snapshot */
+export const VirtualMachineCloneResource: ResourceDescriptor = {
+  group: 'clone.kubevirt.io', version: 'v1beta1', plural: 'virtualmachineclones', kind: 'VirtualMachineClone', namespaced: true, shortNames: ['vmclone', 'vmclones'],
+};
+
 /** The cluster's configuration (one CR, kubevirt/kubevirt). */
 export const KubeVirtResource: ResourceDescriptor = {
   group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'kubevirts',
@@ -94,6 +99,7 @@ export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   VirtualMachineInstanceReplicaSetResource,
   VirtualMachinePoolResource,
   VirtualMachineInstancePresetResource,
+  VirtualMachineCloneResource,
 ];
 
 /** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */

@@ -19,6 +19,7 @@ import { KUBEVIRT_TS_VERSION } from '../../lib/kubevirt/version';
 import { VMIController } from './vmi/vmi-controller';
 import { VMController } from './vm/vm-controller';
 import { SnapshotController } from './snapshot/snapshot-controller';
+import { CloneController } from './clone/clone-controller';
 import { ReplicaSetController } from './replicaset/replicaset-controller';
 import { PoolController } from './pool/pool-controller';
 
@@ -57,6 +58,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
   replicaset: (ctx) => new ReplicaSetController({ clients: ctx.clients, recorder: ctx.recorder }),
   pool: (ctx) => new PoolController({ clients: ctx.clients, recorder: ctx.recorder }),
   snapshot: (ctx) => new SnapshotController({ clients: ctx.clients, recorder: ctx.recorder, dataDir: ctx.dataDir }),
+  clone: (ctx) => new CloneController({ clients: ctx.clients, recorder: ctx.recorder }),
   'cluster-config': (ctx) => ctx.clusterConfig,
 };
 

@@ -128,6 +128,13 @@ function snapshotSpecs(): CRDSpec[] {
       str('TargetKind', '.spec.target.kind'), str('TargetName', '.spec.target.name'), { name: 'Complete', type: 'boolean', jsonPath: '.status.complete' },
       date('RestoreTime', '.status.restoreTime'), str('Error', '.status.error.message'), AGE,
     ]),
+    // clone.kubevirt.io: a new VM from a VM or a snapshot (KubeVirt's columns)
+    {
+      definition: 'v1beta1.VirtualMachineClone', group: 'clone.kubevirt.io', version: 'v1beta1', kind: 'VirtualMachineClone',
+      plural: 'virtualmachineclones', singular: 'virtualmachineclone', scope: 'Namespaced', shortNames: ['vmclone', 'vmclones'],
+      categories: [], statusSubresource: true,
+      columns: [str('Phase', '.status.phase'), str('SourceVirtualMachine', '.spec.source.name'), str('TargetVirtualMachine', '.spec.target.name'), AGE],
+    },
   ];
 }
 

@@ -83,6 +83,7 @@ describe('deploy/crds', () => {
       VirtualMachineSnapshot: ['Namespaced', ['vmsnapshot', 'vmsnapshots'], []],
       VirtualMachineSnapshotContent: ['Namespaced', ['vmsnapshotcontent', 'vmsnapshotcontents'], []],
       VirtualMachineRestore: ['Namespaced', ['vmrestore', 'vmrestores'], []],
+      VirtualMachineClone: ['Namespaced', ['vmclone', 'vmclones'], []],
       VirtualMachineInstanceReplicaSet: ['Namespaced', ['vmirs', 'vmirss'], ['all']],
       VirtualMachinePool: ['Namespaced', ['vmpool', 'vmpools'], ['all']],
       VirtualMachineInstancePreset: ['Namespaced', ['vmipreset', 'vmipresets'], ['all']],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderRestoredClaim, renderRestoredVM } from './restore-new-vm';
+import { applyRestorePatches, renderRestoredClaim, renderRestoredVM, RestorePatchError } from './restore-new-vm';
 import type { VMRestore, VMSnapshotContent } from './snapshot-types';
 
 const r: VMRestore = { metadata: { name: 'r1', namespace: 'ns', uid: 'u1' }, spec: { target: { kind: 'VirtualMachine', name: 'copy' }, virtualMachineSnapshotName: 's1' } };
@@ -38,5 +38,14 @@ describe('restore to a new VM', () => {
     expect(vm.spec.template.spec.domain.devices.interfaces[0]).not.toHaveProperty('macAddress');
     // the content itself is untouched
     expect((content.spec.source.virtualMachine.spec as { dataVolumeTemplates?: unknown }).dataVolumeTemplates).toBeDefined();
+  });
+});
+
+describe('restore patches', () => {
+  it('applies KubeVirt-style JSON patch strings to the new VM and refuses bad ones clearly', () => {
+    const vm = { metadata: { name: 'x' }, spec: { runStrategy: 'Always' } };
+    expect(applyRestorePatches(vm, ['{"op":"replace","path":"/spec/runStrategy","value":"Halted"}'])).toMatchObject({ spec: { runStrategy: 'Halted' } });
+    expect(() => applyRestorePatches(vm, ['not json'])).toThrow(RestorePatchError);
+    expect(() => applyRestorePatches(vm, ['{"op":"replace","path":"/spec/missing/deep","value":1}'])).toThrow(/spec.patches/);
   });
 });

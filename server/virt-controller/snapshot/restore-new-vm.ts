@@ -4,9 +4,10 @@
  * filled from that volume's snapshot (dataSource VolumeSnapshot, which the provisioner honours),
  * and the saved VM with its volumes pointing at them. What would clash with the source VM is left
  * out: MAC addresses and the firmware UUID and serial, which a new VM gets fresh (KubeVirt asks for
- * such changes as `spec.patches`).
+ * such changes as `spec.patches`, applied here after that).
  */
 import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import jsonpatch, { type Operation } from 'fast-json-patch';
 import type { VMRestore, VMSnapshotContent, VolumeBackup } from './snapshot-types';
 
 type Obj = Record<string, unknown>;
@@ -50,10 +51,27 @@ export function renderRestoredVM(r: VMRestore, content: VMSnapshotContent): Obj 
     return { name: v.name, persistentVolumeClaim: { claimName: byVolume.get(v.name), ...(readOnly !== undefined ? { readOnly } : {}) } };
   });
   delete saved.dataVolumeTemplates; // their data is in the restored claims
-  const labels = (source.metadata as { labels?: Record<string, string> } | undefined)?.labels;
-  return {
+  const meta = source.metadata as { labels?: Record<string, string>; annotations?: Record<string, string> } | undefined;
+  const vm: Obj = {
     apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine',
-    metadata: { name: r.spec.target.name, namespace: r.metadata.namespace, ...(labels ? { labels } : {}) },
+    metadata: { name: r.spec.target.name, namespace: r.metadata.namespace, ...(meta?.labels ? { labels: meta.labels } : {}), ...(meta?.annotations ? { annotations: meta.annotations } : {}) },
     spec: { ...saved, template },
   };
+  return applyRestorePatches(vm, r.spec.patches ?? []);
+}
+
+export class RestorePatchError extends Error {}
+
+/** KubeVirt's `spec.patches`: JSON Patch operations, one JSON object per string, applied to the new VM */
+export function applyRestorePatches(vm: Obj, patches: string[]): Obj {
+  if (patches.length === 0) return vm;
+  let ops: Operation[];
+  try {
+    ops = patches.map((p) => JSON.parse(p) as Operation);
+  } catch (err) {
+    throw new RestorePatchError(`spec.patches: not a JSON patch operation: ${(err as Error).message}`);
+  }
+  const problem = jsonpatch.validate(ops, vm);
+  if (problem) throw new RestorePatchError(`spec.patches: ${problem.name}: ${problem.message.split('\n')[0]}`);
+  return jsonpatch.applyPatch(vm, ops, false, false).newDocument as Obj;
 }

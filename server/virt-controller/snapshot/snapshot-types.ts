@@ -41,6 +41,6 @@ export interface VMSnapshotContent {
 
 export interface VMRestore {
   metadata: Meta;
-  spec: { target: { apiGroup?: string; kind: string; name: string }; virtualMachineSnapshotName: string };
+  spec: { target: { apiGroup?: string; kind: string; name: string }; virtualMachineSnapshotName: string; patches?: string[] };
   status?: { complete?: boolean; restoreTime?: string; conditions?: Condition[]; restores?: { volumeName: string; persistentVolumeClaim: string; volumeSnapshotName: string }[] };
 }
