@@ -35,7 +35,7 @@ export async function routeResource(r: ResourceRequest): Promise<void> {
   const needsNamespace = rt.namespaced && ['create', 'get', 'update', 'patch', 'delete', 'deletecollection'].includes(info.verb);
   if (needsNamespace && !info.namespace) throw pathNotFound();
   const attrs = { verb: info.verb, group: rt.group, version: rt.version, resource: rt.resource, subresource: sub, namespace: info.namespace, name: info.name };
-  if (!authorize(user, attrs).allowed) {
+  if (!authorize(r.ctx, user, attrs).allowed) {
     throw forbidden(forbiddenMessage(user, attrs), { name: info.name, group: rt.group, kind: rt.resource });
   }
   if (VIRTUAL_RESOURCES.has(rt.resource)) {
