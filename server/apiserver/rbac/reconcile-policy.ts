@@ -13,6 +13,7 @@ import { updateObject } from '../rest/write/update-object';
 import type { ServedType } from '../rest/types/resource-type';
 import { AUTOUPDATE, KUBE_CLUSTER_ROLES, KUBE_CLUSTER_ROLE_BINDINGS } from './bootstrap-policy';
 import { uncovered } from './covers';
+import { componentPolicy } from './component-policy';
 import { KUBEVIRT_CLUSTER_ROLES, KUBEVIRT_CLUSTER_ROLE_BINDINGS } from './kubevirt-policy';
 import { RBAC_GROUP, type Binding, type LabelSelector, type Role, type Subject } from './policy';
 
@@ -73,10 +74,11 @@ async function ensure<T extends Role | Binding>(ctx: ApiContext, rt: ServedType,
   }
 }
 
-/** creates or reconciles every bootstrap ClusterRole and ClusterRoleBinding */
+/** creates or reconciles every bootstrap ClusterRole and ClusterRoleBinding, the components' included */
 export async function reconcileBootstrapPolicy(ctx: ApiContext): Promise<void> {
   const roles = ctx.registry.find(RBAC_GROUP, 'v1', 'clusterroles')!;
   const bindings = ctx.registry.find(RBAC_GROUP, 'v1', 'clusterrolebindings')!;
-  for (const r of BOOTSTRAP_CLUSTER_ROLES) await ensure(ctx, roles, r, reconcileRole);
-  for (const b of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await ensure(ctx, bindings, b, reconcileBinding);
+  const components = componentPolicy();
+  for (const r of [...BOOTSTRAP_CLUSTER_ROLES, ...components.roles]) await ensure(ctx, roles, r, reconcileRole);
+  for (const b of [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...components.bindings]) await ensure(ctx, bindings, b, reconcileBinding);
 }
