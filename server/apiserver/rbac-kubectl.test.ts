@@ -144,6 +144,29 @@ describe('kubectl auth can-i answers by RBAC (KubeVirt roles aggregated into vie
     expect(r.code).toBe(expected === 'yes' ? 0 : 1);
   });
 
+  const CONTROLLER = 'system:serviceaccount:kubevirt:kubevirt-controller';
+  const HANDLER = 'system:serviceaccount:kubevirt:kubevirt-handler';
+  const VIRT_API = 'system:serviceaccount:kubevirt:kubevirt-apiserver';
+  it.concurrent.each<[string, string, string, 'yes' | 'no']>([
+    [CONTROLLER, 'create', 'pods', 'yes'],
+    [CONTROLLER, 'create', VMI, 'yes'],
+    [CONTROLLER, 'update', 'virtualmachineinstances.kubevirt.io/status', 'yes'],
+    [CONTROLLER, 'get', 'secrets', 'no'],
+    [CONTROLLER, 'create', 'clusterrolebindings.rbac.authorization.k8s.io', 'no'],
+    [HANDLER, 'patch', 'virtualmachineinstances.kubevirt.io/status', 'yes'],
+    [HANDLER, 'patch', 'nodes', 'yes'],
+    [HANDLER, 'create', 'pods', 'no'],
+    [HANDLER, 'update', VM, 'no'],
+    [VIRT_API, 'create', 'subjectaccessreviews.authorization.k8s.io', 'yes'],
+    [VIRT_API, 'create', VMIM, 'yes'],
+    [VIRT_API, 'delete', VM, 'no'],
+    [VIRT_API, 'list', 'secrets', 'no'],
+  ])('component %s: %s %s → %s', async (user, verb, resource, expected) => {
+    const [res, sub] = resource.split('/');
+    const r = await kubectl('auth', 'can-i', verb, res, ...(sub ? [`--subresource=${sub}`] : []), '-n', 'team', '--as', user);
+    expect(r.out.trim()).toBe(expected);
+  });
+
   it('a namespace binding grants nothing elsewhere', async () => {
     expect((await kubectl('auth', 'can-i', 'get', VM, '-n', 'default', '--as', 'bob')).out.trim()).toBe('no');
   });
