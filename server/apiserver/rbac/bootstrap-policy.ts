@@ -17,9 +17,10 @@ const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 export const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ apiGroups, resources, verbs });
 const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ nonResourceURLs, verbs });
 
-export function clusterRole(name: string, rules: PolicyRule[], labels: Record<string, string> = {}, aggregateFrom?: string[]): Role {
+/** a bootstrap ClusterRole; `kubernetes.io/bootstrapping: rbac-defaults` unless labels say it is someone else's (KubeVirt's) */
+export function clusterRole(name: string, rules: PolicyRule[], labels: Record<string, string> = {}, aggregateFrom?: string[], bootstrapping = true): Role {
   return {
-    metadata: { name, labels: { ...BOOTSTRAPPING, ...labels }, annotations: { [AUTOUPDATE]: 'true' } },
+    metadata: { name, labels: { ...(bootstrapping ? BOOTSTRAPPING : {}), ...labels }, annotations: { [AUTOUPDATE]: 'true' } },
     ...(aggregateFrom ? { aggregationRule: { clusterRoleSelectors: aggregateFrom.map((l) => ({ matchLabels: { [l]: 'true' } })) } } : {}),
     rules,
   };

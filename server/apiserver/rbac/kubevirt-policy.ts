@@ -71,11 +71,11 @@ export const VIEWER_GROUP = 'kv:viewers';
 
 export const KUBEVIRT_CLUSTER_ROLES: Role[] = [
   clusterRole('kubevirt.io:default', [rule(['get', 'list'], ['kubevirt.io'], ['kubevirts']), rule(['get', 'list'], [SUB], ['version', 'guestfs'])], APP),
-  clusterRole('kubevirt.io:admin', editRules(ADMIN, true), { ...APP, [AGGREGATE_TO('admin')]: 'true' }),
-  clusterRole('kubevirt.io:edit', editRules(EDIT, false), { ...APP, [AGGREGATE_TO('edit')]: 'true' }),
-  clusterRole('kubevirt.io:view', VIEW_RULES, { ...APP, [AGGREGATE_TO('view')]: 'true' }),
-  clusterRole('kubevirt.io:migrate', [rule(['update'], [SUB], VM_SUB('migrate')), rule(ADMIN, ['kubevirt.io'], ['virtualmachineinstancemigrations'])], APP),
-  clusterRole('instancetype.kubevirt.io:view', [rule(READ, ['instancetype.kubevirt.io'], ['virtualmachineclusterinstancetypes', 'virtualmachineclusterpreferences'])], APP),
+  clusterRole('kubevirt.io:admin', editRules(ADMIN, true), { ...APP, [AGGREGATE_TO('admin')]: 'true' }, undefined, false),
+  clusterRole('kubevirt.io:edit', editRules(EDIT, false), { ...APP, [AGGREGATE_TO('edit')]: 'true' }, undefined, false),
+  clusterRole('kubevirt.io:view', VIEW_RULES, { ...APP, [AGGREGATE_TO('view')]: 'true' }, undefined, false),
+  clusterRole('kubevirt.io:migrate', [rule(['update'], [SUB], VM_SUB('migrate')), rule(ADMIN, ['kubevirt.io'], ['virtualmachineinstancemigrations'])], APP, undefined, false),
+  clusterRole('instancetype.kubevirt.io:view', [rule(READ, ['instancetype.kubevirt.io'], ['virtualmachineclusterinstancetypes', 'virtualmachineclusterpreferences'])], APP, undefined, false),
   clusterRole('kv:cluster-reader', CLUSTER_READER_RULES),
 ];
 
