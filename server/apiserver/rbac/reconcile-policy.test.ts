@@ -17,6 +17,11 @@ describe('bootstrap reconciliation', () => {
     expect(reconcileRole(structuredClone(expected), expected)).toBeUndefined();
   });
 
+  it('changes nothing when only the order of labels differs (no write at every start)', () => {
+    const existing: Role = { ...structuredClone(expected), metadata: { name: 'r', labels: { mine: 'x', a: '1' }, annotations: { [AUTOUPDATE]: 'true' } } };
+    expect(reconcileRole(existing, expected)).toBeUndefined();
+  });
+
   it('leaves a role annotated autoupdate "false" alone', () => {
     expect(reconcileRole({ metadata: { name: 'r', annotations: { [AUTOUPDATE]: 'false' } }, rules: [] }, expected)).toBeUndefined();
   });

@@ -12,6 +12,7 @@ import { deleteObject } from '../rest/write/delete-object';
 import { updateObject } from '../rest/write/update-object';
 import type { ServedType } from '../rest/types/resource-type';
 import { AUTOUPDATE, KUBE_CLUSTER_ROLES, KUBE_CLUSTER_ROLE_BINDINGS } from './bootstrap-policy';
+import { sameJson } from '../rest/write/storage-kinds/field-errors';
 import { uncovered } from './covers';
 import { componentPolicy } from './component-policy';
 import { KUBEVIRT_CLUSTER_ROLES, KUBEVIRT_CLUSTER_ROLE_BINDINGS } from './kubevirt-policy';
@@ -23,7 +24,6 @@ export const BOOTSTRAP_CLUSTER_ROLES: Role[] = [...KUBE_CLUSTER_ROLES, ...KUBEVI
 export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: Binding[] = [...KUBE_CLUSTER_ROLE_BINDINGS, ...KUBEVIRT_CLUSTER_ROLE_BINDINGS];
 
 type Meta = Role['metadata'];
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** labels and annotations: the expected ones added, existing values kept */
 function mergedMeta(existing: Meta, expected: Meta): Pick<Meta, 'labels' | 'annotations'> {
