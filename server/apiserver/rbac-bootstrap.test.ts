@@ -49,3 +49,17 @@ describe('bootstrap policy reconciliation', () => {
     }
   });
 });
+
+describe('malformed RBAC objects', () => {
+  it('are refused with a 400 and never reach the authorizer', async () => {
+    const t = await startTestServer();
+    try {
+      const r = await t.call('POST', `${RBAC}/namespaces/default/rolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'x' }, roleRef: { kind: 'ClusterRole', name: 'view' }, subjects: { kind: 'User', name: 'a' } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe('RoleBinding in version "v1" cannot be handled as a RoleBinding: json: cannot unmarshal object into Go struct field RoleBinding.subjects of type []v1.Subject');
+      expect((await t.call('GET', '/api/v1/namespaces/default/pods', undefined, { token: t.srv.viewerToken })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -18,6 +18,11 @@ export interface PolicyObjects { roles: Role[]; clusterRoles: Role[]; roleBindin
 
 export interface UserRef { username: string; groups: readonly string[] }
 
+/** a role's rules, only well-formed ones (writes are type-checked; this guards the index against anything stored before) */
+function rulesOf(r: Role): PolicyRule[] {
+  return (Array.isArray(r.rules) ? r.rules : []).filter((x) => x !== null && typeof x === 'object' && Array.isArray(x.verbs));
+}
+
 const userKey = (name: string) => `u:${name}`;
 const groupKey = (name: string) => `g:${name}`;
 
@@ -41,8 +46,8 @@ export class RbacIndex {
   private readonly bySubject = new Map<string, Grant[]>();
 
   constructor(objs: PolicyObjects) {
-    const clusterRoles = new Map(objs.clusterRoles.map((r) => [r.metadata.name, r.rules ?? []]));
-    const roles = new Map(objs.roles.map((r) => [`${r.metadata.namespace}/${r.metadata.name}`, r.rules ?? []]));
+    const clusterRoles = new Map(objs.clusterRoles.map((r) => [r.metadata.name, rulesOf(r)]));
+    const roles = new Map(objs.roles.map((r) => [`${r.metadata.namespace}/${r.metadata.name}`, rulesOf(r)]));
     for (const b of objs.clusterRoleBindings) {
       if (b.roleRef?.kind !== 'ClusterRole') continue;
       this.addBinding(b, undefined, clusterRoles.get(b.roleRef.name), `ClusterRoleBinding "${b.metadata.name}"`);
@@ -57,7 +62,7 @@ export class RbacIndex {
 
   private addBinding(b: Binding, namespace: string | undefined, rules: readonly PolicyRule[] | undefined, what: string): void {
     if (!rules || rules.length === 0) return;
-    for (const s of b.subjects ?? []) {
+    for (const s of Array.isArray(b.subjects) ? b.subjects : []) {
       const key = subjectKey(s, namespace);
       if (!key) continue;
       const grant: Grant = { namespace, rules, source: `${what} of ${b.roleRef.kind} "${b.roleRef.name}" to ${describeSubject(s, namespace)}` };
