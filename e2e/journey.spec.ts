@@ -53,6 +53,14 @@ test('create a VM from the form and see it Running', async () => {
   await snap(page, 'running');
 });
 
+test('the Guest card shows what the guest agent reports', async () => {
+  const card = page.getByTestId('guest-facts');
+  await expect(card).toContainText('kubevirt-ts demo', { timeout: 60_000 });
+  await expect(card).toContainText(/Kernel\s*6\.1\./);
+  await expect(card).toContainText('Time zone');
+  await expect(card.getByRole('heading', { name: 'Filesystems' })).toBeVisible();
+});
+
 test('the Disks tab shows the data disk with its claim, class, size and access', async () => {
   await openTab(page, 'Disks & NICs');
   const row = page.getByTestId('disks-table').locator('tr', { hasText: `DataVolume ${VM}-data` });
@@ -60,6 +68,18 @@ test('the Disks tab shows the data disk with its claim, class, size and access',
   await expect(row).toContainText('64Mi');
   await expect(row).toContainText('RWX');
   await snap(page, 'disks');
+});
+
+test("the Storage page lists the data disk's claim, bound and used by the VM", async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Storage', exact: true }).click();
+  const row = page.locator(`[data-claim="${NS}/${VM}-data"]`);
+  await expect(row).toContainText('Bound', { timeout: 30_000 });
+  await expect(row).toContainText('shared');
+  await expect(row).toContainText('RWX');
+  await expect(page.getByTestId('classes-table')).toContainText('default');
+  await snap(page, 'storage');
+  await row.getByRole('link', { name: VM }).click();
+  await page.waitForURL(`**/vms/${NS}/${VM}?tab=devices`);
 });
 
 test('the VNC console shows the guest screen', async () => {

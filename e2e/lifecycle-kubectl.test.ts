@@ -79,6 +79,14 @@ describe('kubectl', () => {
     expect(await ok(['delete', 'vmi', 'demo'])).toBe('virtualmachineinstance.kubevirt.io "demo" deleted\n');
     const second = await until('a new demo VMI Running', async () => { const s = await readState(c.admin, 'demo'); return isRunning(s) && s.vmiUID !== first.vmiUID && s; }, WAIT_MS);
     expect(second.vmiUID).not.toBe(first.vmiUID);
+    // the guest's boot, from its first byte, is the launcher Pod's guest-console-log container log
+    const launcher = await ok(['get', 'pods', '-l', `kubevirt.io/created-by=${second.vmiUID}`, '-o', 'jsonpath={.items[0].metadata.name}']);
+    const bootLog = await until('the guest console log shows the login prompt', async () => {
+      const r = await kubectl.run('logs', launcher, '-c', 'guest-console-log');
+      return r.code === 0 && r.out.includes('login:') && r.out;
+    }, 60_000);
+    expect(bootLog.indexOf('login:')).toBeGreaterThan(0);
+    expect(await ok(['logs', launcher, '-c', 'guest-console-log', '--tail=1'])).toContain('login:');
 
     expect(await ok(['patch', 'vm', 'demo', '--type', 'merge', '-p', '{"spec":{"runStrategy":"Halted"}}'])).toBe('virtualmachine.kubevirt.io/demo patched\n');
     await until('demo Stopped, VMI gone', async () => { const s = await readState(c.admin, 'demo'); return s.printable === 'Stopped' && !s.vmiUID; }, WAIT_MS);

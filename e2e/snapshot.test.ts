@@ -1,7 +1,8 @@
 /**
  * Snapshots and restore as a KubeVirt user does them, on a `kv up` cluster with a real guest: a
- * snapshot of a running VM (crash-consistent: Online, NoGuestAgent) copies its claim; what the
- * guest writes afterwards is gone after a restore; a restore onto a running VM waits with
+ * running VM's filesystems freeze and thaw through the freeze subresources; a snapshot of a running
+ * VM with a guest agent freezes it (Online, GuestAgent), so even data the guest had not synced is in
+ * the copy; what the guest writes afterwards is gone after a restore; a restore onto a running VM waits with
  * KubeVirt's message until the VM is stopped; deleting the snapshot deletes its content.
  */
 import { existsSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { callRest, until } from './support/rest';
 import { NS, readState } from './support/vm-fixtures';
 
 const BOOT_MS = 150_000;
+const VMI = (name: string) => `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${name}`;
+const SUB = (name: string) => `/apis/subresources.kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${name}`;
 const SNAP = (plural: string, name = '') => `/apis/snapshot.kubevirt.io/v1beta1/namespaces/${NS}/${plural}${name ? `/${name}` : ''}`;
 let c: LifecycleCluster;
 let kubectl: Kubectl;
@@ -58,7 +61,17 @@ describe('snapshots and restore', () => {
     await until('snapvm Running', async () => isRunning(await readState(c.admin, 'snapvm')), BOOT_MS);
     let shell = await openGuestShell(c.admin, NS, 'snapvm');
     expect(await shell.run('readlink /data')).toBe('/mnt/files');
-    await shell.run('echo before > /data/a.txt; sync');
+    await until('AgentConnected', async () => (await callRest(c.admin, 'GET', VMI('snapvm'))).body?.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'AgentConnected' && x.status === 'True'), 60_000);
+
+    // the freeze subresources, as a backup tool calls them
+    expect((await callRest(c.admin, 'PUT', `${SUB('snapvm')}/freeze`, { unfreezeTimeout: 'soon' })).status).toBe(400);
+    expect((await callRest(c.admin, 'PUT', `${SUB('snapvm')}/freeze`, { unfreezeTimeout: '1m' })).status).toBe(200);
+    await until('fsFreezeStatus frozen', async () => (await callRest(c.admin, 'GET', VMI('snapvm'))).body?.status?.fsFreezeStatus === 'frozen', 30_000);
+    expect((await callRest(c.admin, 'PUT', `${SUB('snapvm')}/unfreeze`, {})).status).toBe(200);
+    await until('thawed', async () => (await callRest(c.admin, 'GET', VMI('snapvm'))).body?.status?.fsFreezeStatus === undefined, 30_000);
+
+    // not synced: only the freeze before the copy flushes it to the disk
+    await shell.run('echo before > /data/a.txt');
 
     const snapshot = { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineSnapshot', metadata: { name: 'snap-1' }, spec: { source: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm' } } };
     const t0 = Date.now();
@@ -68,7 +81,7 @@ describe('snapshots and restore', () => {
       return s.status?.readyToUse === true && s;
     }, 60_000);
     process.stderr.write(`snapshot of a running VM ready in ${Date.now() - t0} ms\n`);
-    expect(done.status).toMatchObject({ phase: 'Succeeded', indications: ['Online', 'NoGuestAgent'], snapshotVolumes: { includedVolumes: ['files'], excludedVolumes: ['root'] } });
+    expect(done.status).toMatchObject({ phase: 'Succeeded', indications: ['Online', 'GuestAgent'], snapshotVolumes: { includedVolumes: ['files'], excludedVolumes: ['root'] } });
     const content = (await callRest(c.admin, 'GET', SNAP('virtualmachinesnapshotcontents', done.status.virtualMachineSnapshotContentName))).body;
     expect(content.spec.volumeBackups.map((b: { volumeName: string }) => b.volumeName)).toEqual(['files']);
     expect((await kubectl.run('get', 'vmsnapshot', 'snap-1')).out).toMatch(/^NAME\s+SOURCEKIND\s+SOURCENAME\s+PHASE\s+READYTOUSE\s+CREATIONTIME\s+ERROR\s+AGE\nsnap-1\s+VirtualMachine\s+snapvm\s+Succeeded\s+true\s/);

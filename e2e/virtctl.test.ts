@@ -4,8 +4,11 @@
  * leaves), the VNC proxy (a viewer gets the RFB greeting), expose, stop; and the errors a user
  * hits, with KubeVirt's wording and exit code 1.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
@@ -17,13 +20,23 @@ const BOOT_MS = 120_000;
 /** the guest answers every connection on port 8080 with one line (no port declared in the VM) */
 const GUEST_SERVER = '#!/bin/sh\nbusybox nc -ll -p 8080 -e echo hello-from-guest &\n';
 let c: LifecycleCluster;
+/** an SSH key pair for `virtctl ssh`; its public half reaches the guest through accessCredentials and the agent */
+const keyDir = mkdtempSync(join(tmpdir(), 'kv-ssh-'));
+const KEY = join(keyDir, 'id_ed25519');
 
 beforeAll(async () => {
   c = await startLifecycleCluster({ nodes: 1 });
-  await createVM(c.admin, demoVM('demo', { runStrategy: 'Halted', userScript: GUEST_SERVER }));
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', KEY]);
+  const pub = readFileSync(`${KEY}.pub`, 'utf8');
+  const secret = await callRest(c.admin, 'POST', `/api/v1/namespaces/${NS}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo-ssh' }, stringData: { key1: pub } });
+  expect(secret.status).toBe(201);
+  const vm = demoVM('demo', { runStrategy: 'Halted', userScript: GUEST_SERVER });
+  Object.assign(vm.spec.template.spec, { accessCredentials: [{ sshPublicKey: { source: { secret: { secretName: 'demo-ssh' } }, propagationMethod: { qemuGuestAgent: { users: ['root'] } } } }] });
+  await createVM(c.admin, vm);
 });
 afterAll(async () => {
   await c?.stop();
+  rmSync(keyDir, { recursive: true, force: true });
 });
 
 interface Run { code: number; out: string; err: string }
@@ -66,6 +79,29 @@ describe('virtctl', () => {
     const users = await virtctl(['userlist', 'demo']);
     expect(users.code, users.err).toBe(0);
     expect(JSON.parse(users.out)).toMatchObject({ kind: 'VirtualMachineInstanceGuestOSUserList' });
+  });
+
+  it('ssh and scp reach the guest with the key from accessCredentials (agent-propagated), through port-forward', async () => {
+    const since = Date.now();
+    await until('AccessCredentialsSynchronized', async () => (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body?.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'AccessCredentialsSynchronized' && x.status === 'True'), 60_000);
+    process.stderr.write(`access credentials synchronized ${Date.now() - since} ms after the agent test\n`);
+    const sshOpts = ['--local-ssh-opts=-oStrictHostKeyChecking=no', '--local-ssh-opts=-oBatchMode=yes', `--known-hosts=${join(keyDir, 'known_hosts')}`];
+    const started = Date.now();
+    const r = await virtctl(['ssh', 'root@vmi/demo', '-i', KEY, ...sshOpts, '-c', 'cat /proc/sys/kernel/hostname; id -u']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('demo\n0\n');
+    process.stderr.write(`virtctl ssh round trip ${Date.now() - started} ms\n`);
+    const local = join(keyDir, 'note.txt');
+    writeFileSync(local, 'carried by scp\n');
+    const up = await virtctl(['scp', '-i', KEY, ...sshOpts, local, 'root@vm/demo:/tmp/note.txt']);
+    expect(up.code, up.err).toBe(0);
+    const back = await virtctl(['ssh', 'vm/demo', '-l', 'root', '-i', KEY, ...sshOpts, '-c', 'cat /tmp/note.txt']);
+    expect(back).toMatchObject({ code: 0, out: 'carried by scp\n' });
+    // a key the Secret does not hold is refused by the guest: virtctl says how ssh ended
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(keyDir, 'other')]);
+    const denied = await virtctl(['ssh', 'root@vmi/demo', '-i', join(keyDir, 'other'), ...sshOpts, '-c', 'true']);
+    expect(denied.code).toBe(1);
+    expect(denied.err).toContain('exit status 255');
   });
 
   it('pause vm → Paused; unpause vm → running again', async () => {

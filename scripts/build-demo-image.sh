@@ -47,8 +47,7 @@ fetch_deb() {
 # A key over everything that shapes the image: rebuild only when it changes.
 compute_build_key() {
   {
-    basename "$1"
-    basename "$2"
+    for f in "$@"; do basename "$f"; done
     sha256sum "$BUSYBOX" | cut -d' ' -f1
     echo "$CMDLINE"
     cat "$0" "$MODULES_WANTED" "$HERE/demo-image/"*.sh
@@ -65,7 +64,9 @@ fi
 [ -n "$PKG" ] || die "no kernel package found (apt-cache depends linux-image-cloud-amd64 gave nothing)"
 DEB=$(fetch_deb "$PKG")
 AGENT_DEB=$(fetch_deb qemu-guest-agent)
-KEY=$(compute_build_key "$DEB" "$AGENT_DEB")
+SSH_DEBS="$(fetch_deb dropbear-bin) $(fetch_deb libtomcrypt1) $(fetch_deb libtommath1) $(fetch_deb openssh-sftp-server)"
+# shellcheck disable=SC2086
+KEY=$(compute_build_key "$DEB" "$AGENT_DEB" $SSH_DEBS)
 
 if [ -f "$OUT/image.json" ] && grep -q "\"buildKey\": \"$KEY\"" "$OUT/image.json" &&
    [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/initrd.gz" ] && [ -f "$OUT/cmdline" ]; then
@@ -91,6 +92,9 @@ chmod 600 "$ROOT/etc/shadow"
 # gzip one (the kernel unpacks both; copying 6 MB costs less under TCG than gunzipping it)
 AGENT_ROOT="$WORK/agent"
 "$HERE/demo-image/install-guest-agent.sh" "$AGENT_DEB" "$AGENT_ROOT"
+# dropbear (Debian's) for `virtctl ssh`, in the same archive
+# shellcheck disable=SC2086
+"$HERE/demo-image/install-dropbear.sh" "$AGENT_ROOT" $SSH_DEBS
 
 find "$ROOT" "$AGENT_ROOT" -exec touch -h -d @1 {} +
 (cd "$ROOT" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n -9 > "$WORK/initrd.gz"
@@ -111,10 +115,11 @@ cat > "$WORK/image.json" <<EOF
   "cmdline": "$CMDLINE",
   "login": { "user": "root", "password": "" },
   "guestAgent": "$(basename "$AGENT_DEB")",
+  "sshServer": "dropbear",
   "builtAt": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 }
 EOF
 for f in vmlinuz initrd.gz cmdline image.json; do mv -f "$WORK/$f" "$OUT/$f"; done
 ls "$CACHE/$PKG"_*.deb | head -n -1 | xargs -r rm -f
-ls "$CACHE/qemu-guest-agent"_*.deb | head -n -1 | xargs -r rm -f
+for p in qemu-guest-agent dropbear-bin libtomcrypt1 libtommath1 openssh-sftp-server; do ls "$CACHE/$p"_*.deb | head -n -1 | xargs -r rm -f; done
 say "done: $OUT (kernel $KVER, initrd $(du -k "$OUT/initrd.gz" | cut -f1) KiB)"

@@ -18,6 +18,7 @@ import { useNow } from '@/components/ui/useNow';
 import { ConditionsList } from './ConditionsList';
 import { DisksAndInterfaces } from './DisksAndInterfaces';
 import { VMServices } from './VMServices';
+import { GuestFacts } from './GuestFacts';
 import { EventsList } from './EventsList';
 import { MetricsCharts } from './MetricsCharts';
 import { MigrationHistory } from './MigrationHistory';
@@ -103,6 +104,7 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
             </Card>
             <Card title="Recent events"><EventsList events={events} now={now} limit={8} /></Card>
           </div>
+          <div className="flex flex-col gap-4">
           <Card title="Details">
             <dl className="grid grid-cols-[7rem_1fr] gap-y-1.5 text-sm">
               <dt className="text-slate-500 dark:text-slate-400">Namespace</dt><dd>{namespace}</dd>
@@ -116,6 +118,8 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
               <dt className="text-slate-500 dark:text-slate-400">Launcher</dt><dd className="truncate">{pod?.metadata.name ?? '—'}</dd>
             </dl>
           </Card>
+          <GuestFacts vmi={vmi} />
+          </div>
         </div>
       )}
       {tab === 'console' && (running ? <div><VncConsole namespace={namespace} name={name} /><Link className="mt-2 inline-block text-sm text-indigo-600 dark:text-indigo-400 underline" href={`/vms/${namespace}/${name}/vnc`} target="_blank">Open full screen in a new tab</Link></div> : <EmptyState title="The console opens when it runs">{causes[0]?.title}</EmptyState>)}

@@ -4,6 +4,7 @@ export const queryKeys = {
   session: () => ['session'] as const,
   images: () => ['images'] as const,
   metrics: (namespace: string, name: string) => ['metrics', namespace, name] as const,
+  guest: (namespace: string, name: string, uid: string) => ['guest', namespace, name, uid] as const,
 };
 
 /** The watch subscription id of a list key (one server watch per distinct key). */

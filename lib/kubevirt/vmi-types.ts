@@ -61,6 +61,8 @@ export interface VirtualMachineInstanceStatus {
   nodeName?: string;
   conditions?: Condition[];
   phaseTransitionTimestamps?: { phase: VMIPhase; phaseTransitionTimestamp: string }[];
+  /** "frozen" while the guest agent holds its filesystems frozen (freeze subresource, online snapshots) */
+  fsFreezeStatus?: string;
   interfaces?: VMIInterfaceStatus[];
   guestOSInfo?: Record<string, string>;
   migrationState?: VMIMigrationState;

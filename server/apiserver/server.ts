@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { log } from '../log';
 import { dataPaths } from '../data-dir';
-import { authenticateToken, ensureTokens, tokenFor, ADMIN_USER, VIEWER_USER } from './tokens';
+import { authenticateToken, ensureTokens, tokenFor, ADMIN_USER, KUBELET_CLIENT_USER, VIEWER_USER } from './tokens';
 import { ensurePki } from './pki';
 import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
 import { startConfigCaches } from './config-caches';
@@ -58,6 +58,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
   const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store) };
   ctx.authenticateToken = (token) => authenticateToken(tokens, token);
+  ctx.kubeletClientToken = tokenFor(tokens, KUBELET_CLIENT_USER);
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);

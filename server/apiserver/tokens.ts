@@ -10,6 +10,8 @@ export interface TokenFile { tokens: TokenEntry[] }
 
 export const ADMIN_USER = 'admin';
 export const VIEWER_USER = 'viewer';
+/** the API server's identity towards kubelets (kubeadm names its client certificate so) */
+export const KUBELET_CLIENT_USER = 'kube-apiserver-kubelet-client';
 /** The identities KubeVirt's own components act as (virt-api's admission trusts these for VMI spec writes). */
 export const COMPONENT_USERS = {
   'virt-controller': 'system:serviceaccount:kubevirt:kubevirt-controller',
@@ -27,6 +29,7 @@ export function ensureTokens(path: string): TokenFile {
   const wanted: Omit<TokenEntry, 'token'>[] = [
     { username: ADMIN_USER, groups: [GROUP_MASTERS] },
     { username: VIEWER_USER, groups: [GROUP_VIEWERS] },
+    { username: KUBELET_CLIENT_USER, groups: [GROUP_MASTERS] },
     // least privilege: the ClusterRoles of deploy/cluster/rbac-*.yaml, bound at start (rbac/component-policy.ts)
     ...Object.values(COMPONENT_USERS).map((username) => ({ username, groups: SERVICE_ACCOUNT_GROUPS })),
   ];

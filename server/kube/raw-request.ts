@@ -29,7 +29,18 @@ export async function getJson<T>(kc: KubeConfig, path: string, query: Record<str
   return JSON.parse(text) as T;
 }
 
-function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal): Promise<string> {
+/** PUT a JSON body to a path (subresources the generated clients do not know, e.g. KubeVirt's freeze). */
+export async function putJson(kc: KubeConfig, path: string, body: unknown, signal?: AbortSignal): Promise<string> {
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) throw new Error('kubeconfig has no current cluster');
+  const url = new URL(server.replace(/\/$/, '') + path);
+  const opts: https.RequestOptions = { method: 'PUT', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
+  await kc.applyToHTTPSOptions(opts);
+  delete opts.agent;
+  return requestText(url, opts, signal, JSON.stringify(body));
+}
+
+function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal, body?: string): Promise<string> {
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(url, { ...opts, signal }, (res) => {
@@ -37,13 +48,13 @@ function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal)
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        const text = Buffer.concat(chunks).toString('utf8');
         const code = res.statusCode ?? 0;
-        if (code >= 200 && code < 300) resolve(body);
-        else reject(new RawRequestError(code, `GET ${url.pathname}: HTTP ${code}`, body));
+        if (code >= 200 && code < 300) resolve(text);
+        else reject(new RawRequestError(code, `${opts.method ?? 'GET'} ${url.pathname}: HTTP ${code}`, text));
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }

@@ -18,7 +18,7 @@ export const IMAGE_REFUSED_REASON = 'ErrImagePull';
 export interface ImageRefusal { reason: string; message: string }
 
 /** the image without its tag or digest */
-function repositoryOf(image: string): string {
+export function repositoryOf(image: string): string {
   const at = image.indexOf('@');
   const noDigest = at >= 0 ? image.slice(0, at) : image;
   const slash = noDigest.lastIndexOf('/');
@@ -36,4 +36,14 @@ export function refuseImage(container: V1Container, allowHostCommands = false): 
     reason: IMAGE_REFUSED_REASON,
     message: `image "${image}" not runnable by the embedded kubelet: it runs only ${LAUNCHER_IMAGE_REPOSITORY} with the command "kv launcher" and ${IMPORTER_IMAGE_REPOSITORY} with "kv importer" and ${HOTPLUG_IMAGE_REPOSITORY} with "kv hotplug-disk" (a process node has no container runtime to isolate anything else)`,
   };
+}
+
+/**
+ * A launcher Pod's `guest-console-log` container: the launcher itself writes the guest's serial log
+ * into the Pod dir, so the kubelet runs no process for it; it mirrors the launcher's state and its log
+ * is that file (KubeVirt runs virt-tail there).
+ */
+export function isConsoleLogSidecar(container: V1Container): boolean {
+  const argv = [...(container.command ?? []), ...(container.args ?? [])];
+  return repositoryOf(container.image ?? '') === LAUNCHER_IMAGE_REPOSITORY && argv.length === 2 && argv[0] === 'kv' && argv[1] === 'guest-console-log';
 }

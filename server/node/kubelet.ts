@@ -17,6 +17,9 @@ import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
 import { PodNetwork } from './network/pod-network';
 import { setUpPodIsolation } from './cgroups/set-up-isolation';
+import { DelegatedAuth } from '../kube/delegated-auth';
+import { startKubeletApi, type KubeletApi } from './kubelet-api/server';
+import { findContainerLog } from './kubelet-api/find-log';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 const ADOPTED_POLL_MS = 1000;
@@ -53,6 +56,7 @@ export class Kubelet {
   private readonly status: NodeStatusReporter;
   private readonly log;
   readonly network: PodNetwork | undefined;
+  private api?: KubeletApi;
 
   constructor(private readonly opts: KubeletOptions) {
     const clients = makeKubeClients(opts.kc);
@@ -69,6 +73,7 @@ export class Kubelet {
       pressure: evaluatePressure(figures()),
       podCIDR,
       noPodNetwork: podCIDR ? undefined : opts.noPodNetworkReason,
+      kubeletPort: this.api?.port,
     });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
@@ -97,6 +102,7 @@ export class Kubelet {
     this.network?.ensureNode();
     this.manager.adoptFromDisk();
     await this.probeAccelerator(); // before registering: a Ready node knows its accelerator and no launcher pays the probe
+    await this.startApi();
     await this.registerNode(signal);
     const poller = setInterval(() => this.manager.pollAdopted(), ADOPTED_POLL_MS);
     const loops = [this.pods.run(signal), this.controller.run(signal), this.status.run(signal)];
@@ -105,10 +111,27 @@ export class Kubelet {
     }
     await Promise.all(loops);
     clearInterval(poller);
+    await this.api?.close();
     if (this.opts.stopPodsOnExit) {
       this.log.info('stopping all pods');
       await this.manager.stopAll(STOP_PODS_GRACE_MS);
       await this.manager.releaseCgroups();
+    }
+  }
+
+  /** The kubelet's API (container logs for `kubectl logs`), published as the Node's kubeletEndpoint. */
+  private async startApi(): Promise<void> {
+    const auth = new DelegatedAuth(this.opts.kc);
+    try {
+      this.api = await startKubeletApi({
+        nodeName: this.opts.nodeName,
+        review: (token, attrs) => auth.review(token, attrs),
+        findLog: (ns, pod, container) => findContainerLog(this.pods.get(`${ns}/${pod}`), this.manager.runtimes.values(), ns, pod, container),
+        log: this.log,
+      });
+      this.log.info({ port: this.api.port }, 'kubelet API listening');
+    } catch (err) {
+      this.log.warn({ err: messageOf(err) }, 'kubelet API not started: kubectl logs will not reach this node');
     }
   }
 

@@ -39,6 +39,8 @@ export interface NodeFacts {
   pressure?: Pressure;
   /** Why pods share the host's network instead (not root, tools missing, turned off); undefined with a pod network. */
   noPodNetwork?: string;
+  /** The port of the kubelet's own API (container logs); 0 while it does not listen. */
+  kubeletPort?: number;
 }
 
 /** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
@@ -122,6 +124,6 @@ export function renderNodeStatus(facts: NodeFacts, now = new Date(), capacity = 
       operatingSystem: 'linux',
       architecture: m.architecture,
     },
-    daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+    daemonEndpoints: { kubeletEndpoint: { Port: facts.kubeletPort ?? 0 } },
   };
 }

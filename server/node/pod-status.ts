@@ -2,6 +2,7 @@ import type { V1ContainerState, V1ContainerStatus, V1Pod, V1PodCondition, V1PodS
 import { formatKubeTime } from '../kube/time';
 import { HOST_IP, POD_IP } from './pod-command';
 import type { ContainerExit, PodRuntime } from './pod-runtime';
+import { isConsoleLogSidecar } from './image-policy';
 
 /** Condition types the kubelet owns; others on the pod (readiness gates, ...) are kept as they are. */
 const KUBELET_CONDITIONS = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'];
@@ -62,8 +63,8 @@ function kubeletConditions(pod: V1Pod, phase: Phase, running: boolean): V1PodCon
   return [condition(pod, 'Initialized', true), readyCondition(pod, running, containersReady), containersReady, condition(pod, 'PodScheduled', true)];
 }
 
-function containerStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean, phase: Phase): V1ContainerStatus {
-  const container = pod.spec?.containers?.[0];
+function containerStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean, phase: Phase, index = 0): V1ContainerStatus {
+  const container = pod.spec?.containers?.[index];
   const id = rt?.pid ? `process://${rt.pid}` : undefined;
   return {
     name: container?.name ?? '',
@@ -86,7 +87,8 @@ export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running
   return {
     phase,
     conditions: [...kubeletConditions(pod, phase, running), ...foreign],
-    containerStatuses: [containerStatus(pod, rt, running, phase)],
+    // a console-log sidecar is served by the first container's process and shares its state
+    containerStatuses: (pod.spec?.containers ?? [{ name: '' }]).flatMap((c, i) => (i === 0 || isConsoleLogSidecar(c) ? [containerStatus(pod, rt, running, phase, i)] : [])),
     hostIP: HOST_IP,
     hostIPs: [{ ip: HOST_IP }],
     podIP,

@@ -7,7 +7,7 @@ interface Sub { name: string; kind: string; verbs: string[] }
 
 const VM_SUBS: Sub[] = ['start', 'stop', 'restart', 'migrate', 'addvolume', 'removevolume'].map((s) => ({ name: `virtualmachines/${s}`, kind: 'VirtualMachine', verbs: ['update'] }));
 const VMI_SUBS: Sub[] = [
-  ...['pause', 'unpause', 'softreboot', 'addvolume', 'removevolume'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['update'] })),
+  ...['pause', 'unpause', 'softreboot', 'addvolume', 'removevolume', 'freeze', 'unfreeze'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['update'] })),
   ...['vnc', 'console', 'portforward', 'guestosinfo', 'userlist', 'filesystemlist', 'vnc/screenshot'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['get'] })),
 ];
 const EXPAND: Sub = { name: 'virtualmachines/expand-spec', kind: 'VirtualMachine', verbs: ['get'] };

@@ -4,11 +4,11 @@
  * vnc/screenshot). One table: subresource → method, verb and handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, VMI_RESOURCE, VM_RESOURCE, badRequest } from './api-error';
+import { ApiError, VMI_RESOURCE, VM_RESOURCE, badRequest, conflict } from './api-error';
 import { callHandler, resolveHandler } from './handler-client';
 import { applyWrites, StaleRead } from './lifecycle/apply-writes';
 import { planMigrate } from './lifecycle/migrate';
-import { decodeOptions, isDryRun, type DryRunOptions } from './lifecycle/options';
+import { decodeOptions, isDryRun, unmarshalError, type DryRunOptions } from './lifecycle/options';
 import { planRestart } from './lifecycle/restart';
 import { planStart } from './lifecycle/start';
 import { planStop } from './lifecycle/stop';
@@ -21,6 +21,7 @@ import type { Caller } from './request-auth';
 import { findVM, findVMI, getVM, getVMI, type SubresourceContext } from './subresource-context';
 import type { SubresourcePath } from './subresource-path';
 import type { VirtualMachine, VirtualMachineInstance } from '../../lib/kubevirt';
+import { parseGoDuration } from '../../lib/kubevirt/go-duration';
 
 type Reply = { code: number; body?: Buffer | string; contentType?: string };
 interface Call { ctx: SubresourceContext; path: SubresourcePath; req: IncomingMessage }
@@ -81,6 +82,28 @@ const vmiVolume = (kind: 'add' | 'remove'): Route => ({
   },
 });
 
+/** KubeVirt's default when the body names no unfreezeTimeout */
+const DEFAULT_UNFREEZE_TIMEOUT_SECONDS = 300;
+
+/** PUT freeze `{"unfreezeTimeout": "5m"}` / unfreeze: the guest's filesystems through the agent, on the VMI's node */
+const freezeRoute = (freeze: boolean): Route => ({
+  method: 'PUT',
+  async run({ ctx, path, req }) {
+    const body = await readOptionalBody(req);
+    const raw = (body as { unfreezeTimeout?: unknown } | undefined)?.unfreezeTimeout;
+    let seconds = DEFAULT_UNFREEZE_TIMEOUT_SECONDS;
+    if (freeze && raw !== undefined) {
+      const ms = typeof raw === 'string' ? parseGoDuration(raw) : undefined;
+      if (ms === undefined || ms < 0) throw unmarshalError(`time: invalid duration ${JSON.stringify(raw)}`);
+      seconds = Math.ceil(ms / 1000);
+    }
+    const vmi = await getVMI(ctx, path.namespace, path.name);
+    if (vmi.status?.phase !== 'Running') throw conflict(VMI_RESOURCE, path.name!, freeze ? 'VM is not running' : 'VMI is not running');
+    await callHandler(await resolveHandler(ctx.handlers, vmi), vmi, 'PUT', freeze ? `freeze/${seconds}` : 'unfreeze');
+    return { code: 200 };
+  },
+});
+
 const ROUTES: Record<string, Record<string, Route>> = {
   virtualmachines: {
     start: lifecycle('start', planStart),
@@ -107,6 +130,8 @@ const ROUTES: Record<string, Record<string, Route>> = {
     userlist: forward('userlist', 'GET', checkGuestAgent),
     filesystemlist: forward('filesystemlist', 'GET', checkGuestAgent),
     'vnc/screenshot': forward('screenshot', 'GET', checkScreenshot),
+    freeze: freezeRoute(true),
+    unfreeze: freezeRoute(false),
   },
 };
 

@@ -79,6 +79,13 @@ describe('handler conditions', () => {
     expect(cond(s, 'Paused')).toMatchObject({ status: 'True', reason, message });
   });
 
+  it('says on the VMI when its node has no pod network, and drops it when the guest has one', () => {
+    const without = computeDomainStatus(vmi({}, 'Running'), obs(domain('running', { noPodNetwork: true })));
+    expect(cond(without, 'NetworkUnavailable')).toMatchObject({ status: 'True', reason: 'NoPodNetwork' });
+    expect(cond(without, 'NetworkUnavailable')?.message).toContain("QEMU's user network");
+    expect(cond(computeDomainStatus({ ...vmi(), status: without }, obs(domain('running'))), 'NetworkUnavailable')).toBeUndefined();
+  });
+
   it('removes Paused on resume', () => {
     const paused = computeDomainStatus(vmi({}, 'Running'), obs(domain('paused', { reason: 'PausedByUser' })));
     const resumed = computeDomainStatus({ ...vmi(), status: paused }, obs(domain('running')));

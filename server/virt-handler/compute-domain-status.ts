@@ -2,7 +2,7 @@
  * PURE: what virt-handler reports in the VMI status, from the launcher's DomainStatus, the guest
  * agent and the outcome of the last sync (KubeVirt's pkg/virt-handler/vm.go updateVMIStatus).
  * The handler owns the phase from Scheduled on, and the conditions Paused, LiveMigratable,
- * AgentConnected, SoftwareEmulation and (after hand-over) Synchronized.
+ * AgentConnected, SoftwareEmulation, AccessCredentialsSynchronized and (after hand-over) Synchronized.
  */
 import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIPhase } from '../../lib/kubevirt';
 import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
@@ -17,6 +17,8 @@ export interface Observed {
   /** the launcher is gone (socket refused / pod down) and said why, if it could. */
   launcherGone?: { reason: string; message: string };
   syncError?: { reason: string; message: string };
+  /** the last attempt to propagate accessCredentials through the agent (access-credentials.ts) */
+  accessCredentials?: Omit<VMICondition, 'lastTransitionTime'>;
   node: string;
   now: Date;
 }
@@ -27,6 +29,8 @@ const FINAL = new Set<string>([Phase.Succeeded, Phase.Failed]);
 /** termination.json reasons of a launcher whose guest shut down cleanly. */
 const CLEAN_EXIT_REASONS = new Set(['Completed', 'Shutdown']);
 const MIGRATED = 'Migrated';
+/** the Node's condition type, reused on the VMI (KubeVirt has no pod-less mode to name) */
+export const NETWORK_UNAVAILABLE = 'NetworkUnavailable';
 
 /** Domain state → VMI phase (calculateVmPhaseForStatusReason). */
 export function phaseFromDomain(domain: DomainStatus, deleting: boolean): Outcome | undefined {
@@ -84,6 +88,15 @@ function agentCondition(o: Observed, alive: boolean): NewCondition | undefined {
   return alive && connected ? { type: Condition.AgentConnected, status: 'True' } : undefined;
 }
 
+/** the Node's NetworkUnavailable, said on the VMI where it costs the guest something */
+function networkCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
+  if (!o.domain?.noPodNetwork || FINAL.has(phase)) return undefined;
+  return {
+    type: NETWORK_UNAVAILABLE, status: 'True', reason: 'NoPodNetwork',
+    message: `${o.node} has no pod network: the guest sits behind QEMU's user network, so other Pods, Services and NetworkPolicies do not reach it (docs/networking.md)`,
+  };
+}
+
 function emulationCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
   if (o.domain?.accel !== 'tcg' || FINAL.has(phase)) return undefined;
   return { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` };
@@ -101,7 +114,9 @@ function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIP
     [Condition.LiveMigratable, alive ? computeLiveMigratable(vmi) : undefined],
     [Condition.AgentConnected, agentCondition(o, alive)],
     [Condition.SoftwareEmulation, emulationCondition(o, phase)],
+    [NETWORK_UNAVAILABLE, networkCondition(o, phase)],
     [Condition.Synchronized, syncCondition(o, phase)],
+    [Condition.AccessCredentialsSynchronized, alive ? o.accessCredentials : undefined],
   ];
   return wanted.reduce((conds, [type, c]) => (c ? setCondition(conds, c, o.now) : removeCondition(conds, type)), vmi.status?.conditions ?? []);
 }
@@ -118,6 +133,8 @@ export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): V
   if (reason) status.reason = reason;
   status.conditions = computeConditions(vmi, o, phase);
   if (o.domain?.machine) status.machine = { type: o.domain.machine };
+  if (o.domain?.fsFrozen && phase === Phase.Running) status.fsFreezeStatus = 'frozen';
+  else if (o.domain) delete status.fsFreezeStatus;
   const interfaces = computeInterfaces(vmi, o.domain, o.guest);
   if (interfaces.length && !FINAL.has(phase)) status.interfaces = interfaces;
   const os = computeGuestOSInfo(o.guest);

@@ -3,7 +3,7 @@
  * loopback HTTP and require `Authorization: Bearer <token>`, the token being in
  * `<DIR>/nodes/<node>/handler.token`, 0600):
  *   GET  /v1/namespaces/{ns}/virtualmachineinstances/{name}/vnc|console   WebSocket ↔ vnc.sock / serial.sock
- *   PUT  …/pause | …/unpause | …/softreboot                               launcher commands
+ *   PUT  …/pause | …/unpause | …/softreboot | …/freeze/{seconds} | …/unfreeze  launcher commands
  *   GET  …/guestosinfo                                                    guest agent info
  *   GET  …/portforward/{port}[/tcp]                                     WebSocket ↔ the guest's TCP port (via the launcher)
  *   GET  …/screenshot                                                     PNG of the screen (QMP screendump)
@@ -19,7 +19,7 @@ import { HttpError, rejectUpgrade, sendError } from './http-errors';
 import { podFile } from './pod-dir';
 import { connectGuestSocket, StreamSessions, type StreamKind } from './stream-sessions';
 import type { VMIHandler } from './vmi-handler';
-import { runVMIAction, type VMIAction } from './vmi-actions';
+import { runFreeze, runVMIAction, type VMIAction } from './vmi-actions';
 import { PNG_CONTENT_TYPE, takeScreenshot } from './screenshot';
 import { requestPathname } from '../http/request-target';
 import { openGuestPort, parsePortForward, pumpPortForward } from './port-forward';
@@ -73,6 +73,13 @@ async function handleRequest(opts: HandlerServerOptions, req: IncomingMessage, r
   if (sub === 'screenshot' && req.method === 'GET') {
     const png = await takeScreenshot(opts.handler.connections, findRunning(opts, namespace, name).podDir, `${namespace}/${name}`);
     return void res.writeHead(200, { 'content-type': PNG_CONTENT_TYPE }).end(png);
+  }
+  const freeze = /^freeze\/(\d+)$/.exec(sub);
+  if (freeze || sub === 'unfreeze') {
+    if (req.method !== 'PUT') throw new HttpError(405, `${req.method} not allowed on ${sub}`);
+    await runFreeze(opts.handler.connections, findRunning(opts, namespace, name).podDir, `${namespace}/${name}`, freeze ? Number(freeze[1]) : undefined);
+    opts.handler.enqueue(`${namespace}/${name}`);
+    return void res.writeHead(200).end();
   }
   const route = ACTIONS[sub];
   if (!route) throw new HttpError(404, `unknown subresource ${sub}`);

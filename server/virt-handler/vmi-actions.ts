@@ -15,7 +15,7 @@ const CONFLICT_REASONS = new Set(['DomainNotStarted', 'GuestAgentNotConnected'])
 export function toGuestAgentInfo(info: GuestInfo): Record<string, unknown> {
   return {
     kind: 'VirtualMachineInstanceGuestAgentInfo', apiVersion: 'kubevirt.io/v1',
-    guestAgentVersion: info.agentVersion ?? '', hostname: info.hostname ?? '',
+    guestAgentVersion: info.agentVersion ?? '', hostname: info.hostname ?? '', timezone: info.timezone ?? '',
     os: info.os ?? {},
     interfaces: (info.interfaces ?? []).map((i) => ({ interfaceName: i.name, mac: i.mac, ipAddresses: i.ipAddresses })),
   };
@@ -43,6 +43,18 @@ export async function runVMIAction(conns: LauncherConnections, podDir: string, k
     const info = await client.request('guestInfo');
     if (!info.connected) throw new HttpError(409, 'VMI does not have guest agent connected');
     return toGuestAgentInfo(info);
+  } catch (err) {
+    if (err instanceof LauncherError) throw new HttpError(CONFLICT_REASONS.has(err.reason) ? 409 : 500, err.message);
+    throw err;
+  }
+}
+
+/** freeze (with KubeVirt's unfreeze timeout) or unfreeze the guest's filesystems through the agent */
+export async function runFreeze(conns: LauncherConnections, podDir: string, key: string, unfreezeTimeoutSeconds: number | undefined): Promise<void> {
+  const client = conns.get(podDir, key).client;
+  try {
+    if (unfreezeTimeoutSeconds === undefined) await client.request('unfreeze');
+    else await client.request('freeze', { unfreezeTimeoutSeconds });
   } catch (err) {
     if (err instanceof LauncherError) throw new HttpError(CONFLICT_REASONS.has(err.reason) ? 409 : 500, err.message);
     throw err;

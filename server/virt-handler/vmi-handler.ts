@@ -21,6 +21,7 @@ import { forgetGuestInfo, observeLauncher } from './observe-launcher';
 import { podDirOf, podUIDOnNode } from './pod-dir';
 import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
+import { AccessCredentialSync, secretReader } from './access-credentials';
 
 export interface VMIHandlerOptions {
   node: string;
@@ -42,6 +43,7 @@ export class VMIHandler {
   private readonly controller: Controller;
   private readonly log;
   private readonly readiness: LauncherReadiness;
+  private readonly credentials: AccessCredentialSync;
 
   constructor(private readonly opts: VMIHandlerOptions) {
     this.log = log.child({ component: 'virt-handler', node: opts.node });
@@ -49,6 +51,11 @@ export class VMIHandler {
     this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis], workers: 4 });
     this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
     this.readiness = new LauncherReadiness(opts.clients.core);
+    this.credentials = new AccessCredentialSync(
+      secretReader(opts.clients.core),
+      async (podDir, key, creds) => { await this.connections.get(podDir, key).client.request('setAccessCredentials', creds); },
+      (key) => this.controller.enqueue(key),
+    );
     const mine = (vmi: any) => vmi?.status?.nodeName === opts.node;
     this.vmis.on({
       add: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
@@ -87,12 +94,15 @@ export class VMIHandler {
       this.readiness.forget(podUIDOnNode(vmi, this.opts.node) ?? '');
       this.connections.release(podDir);
       forgetGuestInfo(podDir);
+      this.credentials.forget(podDir);
       return;
     }
     const seen = await observeLauncher(this.connections, podDir, key, vmi, () => this.controller.enqueue(key));
     if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
     if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
-    const status = computeDomainStatus(vmi, { ...seen, node: this.opts.node, now: new Date() });
+    const agentConnected = seen.domain?.state === 'running' && Boolean(seen.guest?.connected ?? seen.domain.agentConnected);
+    const accessCredentials = this.credentials.observe(vmi, podDir, key, agentConnected);
+    const status = computeDomainStatus(vmi, { ...seen, accessCredentials, node: this.opts.node, now: new Date() });
     if (status.phase === Phase.Running && hasHotplugWork(vmi)) {
       const attached = await this.syncHotplug(podDir, key, vmi);
       if (attached) {

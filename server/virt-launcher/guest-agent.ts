@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { GuestFilesystem, GuestInfo, GuestUser } from './protocol';
+import type { AccessCredentials, GuestFilesystem, GuestInfo, GuestUser } from './protocol';
 import { POD_FILES } from './protocol';
 
 const DEFAULT_TIMEOUT_MS = 1_500;
@@ -68,8 +68,10 @@ export async function queryGuestInfo(podDir: string, timeoutMs = DEFAULT_TIMEOUT
       const os = await s.execute<OsInfo>('guest-get-osinfo').catch(() => undefined);
       const host = await s.execute<{ 'host-name'?: string }>('guest-get-host-name').catch(() => undefined);
       const ifaces = await s.execute<AgentIface[]>('guest-network-get-interfaces').catch(() => undefined);
+      const tz = await s.execute<{ zone?: string; offset?: number }>('guest-get-timezone').catch(() => undefined);
       return {
         connected: true, agentVersion: info.version, hostname: host?.['host-name'],
+        timezone: tz ? `${tz.zone ?? ''}, ${tz.offset ?? 0}` : undefined,
         os: os && { name: os.name, id: os.id, version: os.version, versionId: os['version-id'], prettyName: os['pretty-name'], kernelRelease: os['kernel-release'], kernelVersion: os['kernel-version'], machine: os.machine },
         interfaces: ifaces?.map((i) => ({ name: i.name, mac: i['hardware-address'], ipAddresses: (i['ip-addresses'] ?? []).map((a) => a['ip-address']) })),
       };
@@ -114,4 +116,21 @@ export async function rebootViaAgent(podDir: string, timeoutMs = DEFAULT_TIMEOUT
   } catch {
     return false;
   }
+}
+
+
+/**
+ * KubeVirt's accessCredentials through the agent: guest-ssh-add-authorized-keys with reset (the
+ * user's file becomes exactly these keys) and guest-set-user-password (plain, base64 as QGA wants).
+ */
+export function applyAccessCredentials(podDir: string, creds: AccessCredentials, timeoutMs = DEFAULT_TIMEOUT_MS * 2): Promise<void> {
+  return askAgent(podDir, timeoutMs, async (s) => {
+    for (const k of creds.authorizedKeys ?? []) await s.execute('guest-ssh-add-authorized-keys', { username: k.user, keys: k.keys, reset: true });
+    for (const p of creds.passwords ?? []) await s.execute('guest-set-user-password', { username: p.user, password: Buffer.from(p.password).toString('base64'), crypted: false });
+  });
+}
+
+/** guest-fsfreeze-freeze / guest-fsfreeze-thaw: how many filesystems changed state. */
+export function freezeFilesystems(podDir: string, freeze: boolean, timeoutMs = DEFAULT_TIMEOUT_MS * 4): Promise<number> {
+  return askAgent(podDir, timeoutMs, (s) => s.execute<number>(freeze ? 'guest-fsfreeze-freeze' : 'guest-fsfreeze-thaw'));
 }

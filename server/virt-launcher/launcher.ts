@@ -12,10 +12,10 @@ import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutp
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
-import { podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
+import { podInterface, podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
 import { findFreePort, FINAL_MIGRATION_STATES, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
-import { AgentNotConnected, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
+import { AgentNotConnected, applyAccessCredentials, freezeFilesystems, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
 import { monitorMigration, type MigrationMonitor } from './migration/migration-monitor';
 import { StepTimer } from './step-timer';
@@ -66,6 +66,9 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'guestInfo': this.requireDomain(); return queryGuestInfo(this.opts.podDir);
       case 'guestUsers': this.requireDomain(); return this.fromAgent(() => queryGuestUsers(this.opts.podDir));
       case 'guestFilesystems': this.requireDomain(); return this.fromAgent(() => queryGuestFilesystems(this.opts.podDir));
+      case 'freeze': return this.freeze(Number(a?.unfreezeTimeoutSeconds ?? 0));
+      case 'unfreeze': return this.unfreeze();
+      case 'setAccessCredentials': this.requireDomain(); await this.fromAgent(() => applyAccessCredentials(this.opts.podDir, a ?? {})); return { ok: true };
       case 'stats': return this.stats();
       case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
       case 'migrate': return this.migrate(a);
@@ -105,6 +108,29 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     } catch (err) {
       throw new CommandError(LAUNCHER_ERRORS.qmp, `hotplug: ${(err as Error).message}`);
     }
+  }
+
+  private thawTimer?: NodeJS.Timeout;
+
+  /** KubeVirt's freeze: the agent freezes every filesystem; a thaw is scheduled so a lost unfreeze cannot hang the guest. */
+  private async freeze(unfreezeTimeoutSeconds: number): Promise<DomainStatus> {
+    const d = this.requireDomain();
+    await this.fromAgent(() => freezeFilesystems(this.opts.podDir, true));
+    d.update({ fsFrozen: true });
+    clearTimeout(this.thawTimer);
+    if (unfreezeTimeoutSeconds > 0) {
+      this.thawTimer = setTimeout(() => void this.unfreeze().catch(() => undefined), unfreezeTimeoutSeconds * 1000);
+      this.thawTimer.unref();
+    }
+    return d.status;
+  }
+
+  private async unfreeze(): Promise<DomainStatus> {
+    const d = this.requireDomain();
+    clearTimeout(this.thawTimer);
+    await this.fromAgent(() => freezeFilesystems(this.opts.podDir, false));
+    d.update({ fsFrozen: false });
+    return d.status;
   }
 
   private async fromAgent<T>(ask: () => Promise<T>): Promise<T> {
@@ -158,7 +184,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
         claim: claimResolver(volumesDir(podDir), vmi),
         podIP, podTap: this.podNetwork?.tap,
       });
-      domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces });
+      domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces, noPodNetwork: !podIP && podInterface(vmi) !== undefined });
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
       steps.lap('files');

@@ -88,12 +88,18 @@ export interface DomainStatus {
   exitCode?: number;
   /** ACPI shutdown was attempted before the domain stopped (handler: Destroyed+acpi → Failed). */
   acpiAttempted?: boolean;
+  /** the guest's filesystems are frozen through the agent (VMI status.fsFreezeStatus "frozen") */
+  fsFrozen?: boolean;
+  /** the VMI wants the pod network but its Pod has none: the guest sits behind QEMU's user network */
+  noPodNetwork?: boolean;
 }
 
 export interface GuestInfo {
   connected: boolean;
   agentVersion?: string;
   hostname?: string;
+  /** KubeVirt's form: `<zone>, <offset seconds>` */
+  timezone?: string;
   os?: { name?: string; id?: string; version?: string; versionId?: string; prettyName?: string; kernelRelease?: string; kernelVersion?: string; machine?: string };
   interfaces?: { name: string; mac?: string; ipAddresses: string[] }[];
 }
@@ -150,6 +156,9 @@ export interface HotplugDisk {
   serial?: string;
 }
 
+/** KubeVirt's accessCredentials as the agent applies them: each user's whole authorized_keys, passwords. */
+export interface AccessCredentials { authorizedKeys?: { user: string; keys: string[] }[]; passwords?: { user: string; password: string }[] }
+
 /** Command name → [args, result]. */
 export interface Commands {
   sync: [{ vmi: LauncherVMI }, DomainStatus];
@@ -166,6 +175,14 @@ export interface Commands {
   /** fails with GuestAgentNotConnected when no agent answers */
   guestUsers: [undefined, GuestUser[]];
   guestFilesystems: [undefined, GuestFilesystem[]];
+  /**
+   * KubeVirt's accessCredentials through the agent: each user's authorized_keys replaced by `keys`,
+   * each password set; fails with GuestAgentNotConnected when no agent answers.
+   */
+  setAccessCredentials: [AccessCredentials, { ok: true }];
+  /** guest-fsfreeze-freeze; thawed by `unfreeze` or, at the latest, after unfreezeTimeoutSeconds (0: never) */
+  freeze: [{ unfreezeTimeoutSeconds: number }, DomainStatus];
+  unfreeze: [undefined, DomainStatus];
   stats: [undefined, DomainStats];
   /** PPM or PNG written into the pod dir. */
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];

@@ -10,6 +10,12 @@ describe('virtctl flags', () => {
     expect(p.values.paused).toBe(true);
   });
 
+  it('takes --flag=true and --flag=false for a boolean flag, as cobra does', () => {
+    expect(parseFlags(['--stdio=true', 'vmi/x', '22'], { stdio: { type: 'boolean' } }).values.stdio).toBe(true);
+    expect(parseFlags(['--stdio=false', 'vmi/x', '22'], { stdio: { type: 'boolean' } }).values.stdio).toBeUndefined();
+    expect(() => parseFlags(['--name=true'], { name: { type: 'boolean' }, other: { type: 'string' } })).not.toThrow();
+  });
+
   it('refuses an unknown flag and a wrong argument count as usage errors', () => {
     expect(() => parseFlags(['demo', '--bogus'], {})).toThrow(UsageError);
     expect(() => exactArgs(['a', 'b'], 1)).toThrow('accepts 1 arg(s), received 2');

@@ -23,10 +23,19 @@ export interface Parsed {
   positionals: string[];
 }
 
+/** cobra takes `--flag=true` and `--flag=false` for a boolean flag (ssh ProxyCommands use `--stdio=true`) */
+function normalizeBooleans(argv: string[], options: Options): string[] {
+  return argv.flatMap((a) => {
+    const m = /^--([^=]+)=(true|false)$/.exec(a);
+    if (!m || options[m[1]]?.type !== 'boolean') return [a];
+    return m[2] === 'true' ? [`--${m[1]}`] : [];
+  });
+}
+
 export function parseFlags(argv: string[], options: Options): Parsed {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: normalizeBooleans(argv, options), options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals: true, strict: true });
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message.replace(/^TypeError \[[A-Z_]+\]: /, '') : String(err));
   }

@@ -14,6 +14,7 @@ import { volumeCommand } from './commands/volumes';
 import { imageUploadCommand } from './commands/image-upload';
 import { vncCommand } from './commands/vnc';
 import { portForwardCommand } from './commands/port-forward';
+import { scpCommand, sshCommand } from './commands/ssh';
 import { processOutput, type Output } from './output';
 import { UsageError, VirtctlError } from './virtctl-error';
 
@@ -31,6 +32,8 @@ export const COMMANDS: Record<string, Command> = {
   console: { usage: 'console VMI', describe: 'Connect to a console of a virtual machine instance.', run: (a, o) => consoleCommand(a, o) },
   vnc: { usage: 'vnc VMI [--proxy-only] [--port N] [--address A] [--preserve-session]', describe: 'Open a VNC connection to a virtual machine instance.', run: (a, o) => vncCommand(a, o) },
   'port-forward': { usage: 'port-forward TYPE/NAME[.NAMESPACE] PORT[:REMOTE]... [--address A] [--stdio]', describe: 'Forward local ports to a virtualmachine or virtualmachineinstance.', run: (a, o) => portForwardCommand(a, o) },
+  ssh: { usage: 'ssh [USER@]TYPE/NAME[.NAMESPACE] [-i FILE] [-l USER] [-p PORT] [-c COMMAND] [--known-hosts FILE] [--local-ssh-opts OPT]...', describe: 'Open a SSH connection to a virtual machine instance.', run: sshCommand },
+  scp: { usage: 'scp [-r] SRC DST (one of them [USER@]TYPE/NAME[.NAMESPACE]:PATH) [-i FILE] [-l USER] [-p PORT] [--known-hosts FILE]', describe: 'SCP files from/to a virtual machine instance.', run: scpCommand },
   expose: { usage: 'expose vm|vmi NAME --name SVC [--port P] [--target-port T] [--type ClusterIP|NodePort|LoadBalancer]', describe: 'Expose a virtual machine instance as a new service.', run: exposeCommand },
   guestosinfo: { usage: 'guestosinfo VMI', describe: 'Return guest agent info about operating system.', run: (a, o) => guestInfoCommand('guestosinfo', a, o) },
   userlist: { usage: 'userlist VMI', describe: 'Return full list of logged in users on the guest machine.', run: (a, o) => guestInfoCommand('userlist', a, o) },

@@ -20,6 +20,8 @@ export interface ApiContext {
   rbac: RbacCache;
   /** called after every committed write (keeps the CRD, webhook and APIService caches current) */
   afterWrite?: (rt: { group: string; resource: string }) => void;
+  /** the API server's credential for kubelets' APIs (container logs) */
+  kubeletClientToken?: string;
   /** the user behind a bearer token, for TokenReview */
   authenticateToken?: (token: string) => User | undefined;
 }

@@ -5,6 +5,7 @@ import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
+import { handlePodLog } from './read/pod-log';
 import type { ServedType } from './types/resource-type';
 import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './write/write-handlers';
@@ -21,6 +22,7 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   finalize: { update: handleUpdate },
   binding: { create: handleBinding },
   eviction: { create: handleEviction },
+  log: { get: handlePodLog },
 };
 
 function hasSubresource(rt: ServedType, sub: string): boolean {

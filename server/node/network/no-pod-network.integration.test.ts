@@ -34,7 +34,7 @@ describe('kv up without a pod network', () => {
       spec: { terminationGracePeriodSeconds: 0, domain: { memory: { guest: '128Mi' }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
     } as never);
     const deadline = Date.now() + 120_000;
-    let vmi: { status?: { phase?: string; interfaces?: { ipAddress?: string }[] } } | undefined;
+    let vmi: { status?: { phase?: string; interfaces?: { ipAddress?: string }[]; conditions?: { type: string; status: string; reason?: string }[] } } | undefined;
     while (Date.now() < deadline) {
       vmi = (await k.vmis.get('default', 'plain')) as typeof vmi;
       if (vmi?.status?.phase === 'Running' && vmi.status.interfaces?.length) break;
@@ -42,6 +42,7 @@ describe('kv up without a pod network', () => {
     }
     expect(vmi?.status?.phase).toBe('Running');
     expect(vmi?.status?.interfaces?.[0]?.ipAddress).toBe('10.0.2.2');
+    expect(vmi?.status?.conditions?.find((c) => c.type === 'NetworkUnavailable')).toMatchObject({ status: 'True', reason: 'NoPodNetwork' });
     const pods = await k.core.listNamespacedPod({ namespace: 'default' });
     expect(pods.items[0]?.status?.podIP).toBe('127.0.0.1');
   });

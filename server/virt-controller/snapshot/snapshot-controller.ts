@@ -3,8 +3,9 @@
  * a VirtualMachineSnapshot copies each claim's disk of the VM (copy-on-write where the filesystem
  * can, else only the written blocks) and records the VM's spec in a VirtualMachineSnapshotContent;
  * a VirtualMachineRestore writes those disks back over the claims and the spec back into the VM,
- * which must be stopped. Running VMs are snapshotted crash-consistent (indications Online,
- * NoGuestAgent: no filesystem freeze yet). Keys: `s:`, `c:`, `r:` + namespace/name.
+ * which must be stopped. A running VM with a guest agent has its filesystems frozen while its
+ * volumes are copied (indications Online, GuestAgent); without one the copy is crash-consistent
+ * (Online, NoGuestAgent). Keys: `s:`, `c:`, `r:` + namespace/name.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { runStrategyOf, type VirtualMachine, type VirtualMachineInstance } from '../../../lib/kubevirt';
@@ -18,6 +19,7 @@ import { log } from '../../log';
 import { restoreComplete, restoreRefused, snapshotFailed, snapshotInProgress, snapshotSucceeded } from './snapshot-status';
 import { CONTENT_FINALIZER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, type VMRestore, type VMSnapshot, type VMSnapshotContent, type VolumeBackup } from './snapshot-types';
 import { copyDisk, diskFileOf, removeSnapshotData, restoreDisk, snapshotDir } from './volume-copy';
+import { canFreeze, freezeGuest, thawGuest } from './guest-freeze';
 
 export interface SnapshotControllerOptions {
   clients: KubeClients;
@@ -118,12 +120,17 @@ export class SnapshotController {
     const started = Date.now();
     const vmi = this.vmis.get(`${ns}/${vm.metadata.name}`);
     const online = vmi?.status?.phase === 'Running';
-    for (const v of volumes) {
-      const claim = v.persistentVolumeClaim?.claimName ?? v.dataVolume?.name;
-      if (!claim) { excluded.push(v.name); continue; }
-      const disk = await this.claimDisk(ns, claim);
-      await copyDisk(disk.file, `${dir}/${v.name}.img`);
-      backups.push({ volumeName: v.name, persistentVolumeClaim: { metadata: { name: claim, namespace: ns }, spec: disk.spec }, volumeSnapshotName: `vmsnapshot-${snap.metadata.uid}-volume-${v.name}` });
+    const frozen = canFreeze(vmi) && (await this.freeze(snap, vmi));
+    try {
+      for (const v of volumes) {
+        const claim = v.persistentVolumeClaim?.claimName ?? v.dataVolume?.name;
+        if (!claim) { excluded.push(v.name); continue; }
+        const disk = await this.claimDisk(ns, claim);
+        await copyDisk(disk.file, `${dir}/${v.name}.img`);
+        backups.push({ volumeName: v.name, persistentVolumeClaim: { metadata: { name: claim, namespace: ns }, spec: disk.spec }, volumeSnapshotName: `vmsnapshot-${snap.metadata.uid}-volume-${v.name}` });
+      }
+    } finally {
+      if (frozen) await thawGuest(this.opts.clients.kc, vmi!).catch((err: unknown) => this.log.warn({ snapshot: keyOf(snap), err: messageOf(err) }, 'thaw failed; the launcher thaws at the unfreeze timeout'));
     }
     const ms = Date.now() - started;
     const owned = snap.spec.deletionPolicy !== 'retain';
@@ -146,10 +153,21 @@ export class SnapshotController {
     }
     const now = new Date().toISOString();
     await this.writeStatus('virtualmachinesnapshotcontents', content, { readyToUse: true, creationTime: now, volumeSnapshotStatus: backups.map((b) => ({ volumeSnapshotName: b.volumeSnapshotName, readyToUse: true, creationTime: now })) });
-    const indications = online ? ['Online', 'NoGuestAgent'] : [];
+    const indications = online ? ['Online', frozen ? 'GuestAgent' : 'NoGuestAgent'] : [];
     await this.writeStatus('virtualmachinesnapshots', snap, snapshotSucceeded(snap, now, { sourceUID: vm.metadata.uid, content: contentName, indications, volumes: backups.map((b) => b.volumeName), excluded }));
-    this.log.info({ snapshot: keyOf(snap), volumes: backups.length, ms, online }, 'snapshot taken');
+    this.log.info({ snapshot: keyOf(snap), volumes: backups.length, ms, online, frozen }, 'snapshot taken');
     void this.opts.recorder.record(snap, EventTypeNormal, 'SuccessfulVirtualMachineSnapshotContentCreate', `Successfully created VirtualMachineSnapshotContent ${contentName}`);
+  }
+
+  /** Freezes the guest's filesystems; a refusal is a warning and the snapshot is crash-consistent. */
+  private async freeze(snap: K<VMSnapshot>, vmi: VirtualMachineInstance): Promise<boolean> {
+    try {
+      await freezeGuest(this.opts.clients.kc, vmi);
+      return true;
+    } catch (err) {
+      void this.opts.recorder.record(snap, EventTypeWarning, 'FreezeFailed', `could not freeze the guest's filesystems, taking a crash-consistent snapshot: ${messageOf(err)}`);
+      return false;
+    }
   }
 
   /** A content being deleted takes its copies with it. */

@@ -4,7 +4,7 @@
 import type { V1Affinity, V1Container, V1Pod, V1Toleration } from '@kubernetes/client-node';
 import {
   Annotation, APP_VIRT_LAUNCHER, COMPUTE_CONTAINER, DEFAULT_GRACE_PERIOD_SECONDS, DEFAULT_LAUNCHER_IMAGE, Label,
-  LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
+  GUEST_CONSOLE_LOG_COMMAND, GUEST_CONSOLE_LOG_CONTAINER, LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
 } from './constants';
 import { renderLauncherResources } from './launcher-pod-resources';
 import { renderNodeVolumes, withClaimMounts, withNodeMounts, withPodAddressEnv } from './render-node-mounts';
@@ -35,6 +35,24 @@ function renderLabels(vmi: VirtualMachineInstance): Record<string, string> {
     [Label.VMName]: vmi.spec?.hostname ?? name,
     [Label.VMIID]: name,
   };
+}
+
+/** KubeVirt's rule: the guest's serial output is logged unless the VMI turns it (or its serial console) off. */
+export function isSerialConsoleLogged(vmi: VirtualMachineInstance): boolean {
+  const devices = vmi.spec?.domain?.devices;
+  return devices?.autoattachSerialConsole !== false && devices?.logSerialConsole !== false;
+}
+
+/**
+ * The `guest-console-log` container (`kubectl logs … -c guest-console-log`). KubeVirt runs virt-tail
+ * in it; the embedded kubelet serves the file the launcher writes and runs no process for it, so its
+ * small resources only keep the Pod's limits whole (one unlimited container would lift them).
+ */
+function renderConsoleLogContainer(image: string, compute: V1Container): V1Container {
+  const small = { cpu: '5m', memory: '35M' };
+  // limits equal to requests: a Guaranteed launcher Pod stays Guaranteed
+  const limited = compute.resources?.limits !== undefined;
+  return { name: GUEST_CONSOLE_LOG_CONTAINER, image, command: GUEST_CONSOLE_LOG_COMMAND, resources: { requests: small, ...(limited ? { limits: small } : {}) } };
 }
 
 function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Pod['spec']>> {
@@ -82,7 +100,9 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
       // virt-handler sets it True while the guest runs unpaused, so Services route only to a running guest
       readinessGates: [{ conditionType: READINESS_GATE_UNPAUSED }],
       ...renderScheduling(vmi),
-      containers: [opts.launcherImage ? withClaimMounts(withNodeMounts(compute), claims) : withPodAddressEnv(compute)],
+      containers: opts.launcherImage
+        ? [withClaimMounts(withNodeMounts(compute), claims)]
+        : [withPodAddressEnv(compute), ...(isSerialConsoleLogged(vmi) ? [renderConsoleLogContainer(DEFAULT_LAUNCHER_IMAGE, compute)] : [])],
       ...(opts.launcherImage || claims.length ? { volumes: [...(opts.launcherImage ? renderNodeVolumes() : []), ...claims] } : {}),
     },
   };

@@ -36,6 +36,7 @@ const SUBRESOURCE_DOCS: Record<string, (rt: ServedType) => Record<string, unknow
   finalize: (rt) => ({ kind: rt.kind, verbs: ['update'] }),
   binding: () => ({ kind: 'Binding', verbs: ['create'] }),
   eviction: () => ({ group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }),
+  log: () => ({ kind: 'Pod', verbs: ['get'] }),
 };
 
 function resourceDocs(rt: ServedType): Record<string, unknown>[] {

@@ -69,6 +69,13 @@ export const VMI_SPEC_SHAPE: Shape = obj({
   nodeSelector: map(str),
   livenessProbe: probe,
   readinessProbe: probe,
+  accessCredentials: arr(obj({
+    sshPublicKey: obj({
+      source: obj({ secret: obj({ secretName: str }) }),
+      propagationMethod: obj({ noCloud: any, configDrive: any, qemuGuestAgent: obj({ users: arr(str) }) }),
+    }),
+    userPassword: obj({ source: obj({ secret: obj({ secretName: str }) }), propagationMethod: obj({ qemuGuestAgent: any }) }),
+  })),
 });
 
 export const OBJECT_META_SHAPE: Shape = obj({

@@ -13,6 +13,7 @@ import { validateVolumes } from './volumes-validator';
 import { validateNetworking } from './networks-validator';
 import { validateDomain } from './domain-validator';
 import { validateOptions } from './options-validator';
+import { validateAccessCredentials } from './access-credentials-validator';
 
 export function validateVMISpec(spec: unknown, field: string, config: AdmissionConfig): Cause[] {
   if (!isObject(spec)) return [invalid(field, `${field} in body must be of type object: "${spec === null ? 'null' : typeof spec}"`)];
@@ -27,5 +28,6 @@ export function validateVMISpec(spec: unknown, field: string, config: AdmissionC
     ...validateNetworking(s, field, config),
     ...validateBootOrder(s, field),
     ...validateOptions(s, field),
+    ...validateAccessCredentials(s, field),
   ];
 }

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeKubeconfig } from '../../apiserver/kubeconfig';
+import { startTestServer, type TestServer } from '../../apiserver/testing/test-server';
+import { makeKubeClients, type KubeClients } from '../../kube/clients';
+import { makeKubeConfig } from '../../kube/kubeconfig';
+import { waitFor } from '../../kube/testing/wait-for';
+import { Kubelet } from '../kubelet';
+
+const KUBECTL = '/usr/bin/kubectl';
+const NODE = 'node-logs';
+let t: TestServer;
+let home: string;
+let c: KubeClients;
+let kubelet: Kubelet;
+let running: Promise<void>;
+const stop = new AbortController();
+
+function kubectl(kubeconfig: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+const admin = (...args: string[]) => kubectl(join(home, 'admin'), ...args);
+
+function pod(name: string, script: string, more: V1Container[] = []): V1Pod {
+  return {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: ['sh', '-c', script] }, ...more] },
+  };
+}
+
+async function runningPod(name: string): Promise<V1Pod> {
+  return waitFor(async () => {
+    const p = await c.core.readNamespacedPod({ namespace: 'default', name }).catch(() => undefined);
+    return p?.status?.phase === 'Running' ? p : undefined;
+  }, 15_000, `${name} Running`);
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  home = mkdtempSync(join(tmpdir(), 'kv-logs-home-'));
+  writeKubeconfig(join(home, 'admin'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
+  writeKubeconfig(join(home, 'viewer'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.viewerToken });
+  const kc = makeKubeConfig({ server: t.srv.url, token: t.srv.adminToken, caPem: t.srv.caPem });
+  c = makeKubeClients(kc);
+  kubelet = new Kubelet({ kc, nodeName: NODE, dataDir: t.dataDir, leaseIntervalMs: 500, stopPodsOnExit: true, allowHostCommands: true, podNetwork: false });
+  running = kubelet.run(stop.signal);
+  await waitFor(async () => ((await c.core.readNode({ name: NODE }).catch(() => undefined))?.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) > 0, 15_000, 'kubelet endpoint published');
+}, 60_000);
+
+afterAll(async () => {
+  stop.abort();
+  await running;
+  await t?.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('kubectl logs through the kubelet API', () => {
+  it('prints a container log, its tail and a byte limit; a viewer may read it', async () => {
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('talker', 'echo one; echo two; echo three; sleep 60') });
+    await runningPod('talker');
+    await waitFor(async () => (await admin('logs', 'talker')).out === 'one\ntwo\nthree\n', 10_000, 'three lines');
+    expect(await admin('logs', 'talker', '--tail=1')).toMatchObject({ code: 0, out: 'three\n' });
+    expect(await admin('logs', 'talker', '--tail=0')).toMatchObject({ code: 0, out: '' });
+    expect(await admin('logs', 'talker', '--limit-bytes=6')).toMatchObject({ code: 0, out: 'one\ntw' });
+    expect(await kubectl(join(home, 'viewer'), 'logs', 'talker')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n' });
+  });
+
+  it('follows a container until it ends', async () => {
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('ticker', 'for i in 1 2 3 4 5; do echo tick $i; sleep 0.3; done') });
+    await runningPod('ticker');
+    const started = Date.now();
+    const r = await admin('logs', '-f', 'ticker');
+    expect(r).toMatchObject({ code: 0, out: 'tick 1\ntick 2\ntick 3\ntick 4\ntick 5\n' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("refuses bad options and containers with kube-apiserver's messages", async () => {
+    expect((await admin('logs', 'talker', '-c', 'nope')).err).toContain('container nope is not valid for pod talker');
+    expect((await admin('logs', 'missing')).err).toContain('pods "missing" not found');
+    expect((await admin('get', '--raw', '/api/v1/namespaces/default/pods/talker/log?tailLines=-2')).err).toContain('tailLines: Invalid value: -2: must be greater than or equal to 0');
+    expect((await admin('logs', 'talker', '--previous')).err).toContain('previous terminated container "main" in pod "talker" not found');
+  });
+
+  it("serves a launcher Pod's guest-console-log container from the file the launcher writes", async () => {
+    const sidecar: V1Container = { name: 'guest-console-log', image: 'kubevirt-ts/virt-launcher:latest', command: ['kv', 'guest-console-log'] };
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('launcher', 'printf "Linux version 6.1\\nlogin: " > "$KV_POD_DIR/guest-console-log.log"; echo launcher up; sleep 60', [sidecar]) });
+    const p = await runningPod('launcher');
+    expect(p.status?.containerStatuses?.map((s) => [s.name, Boolean(s.state?.running)])).toEqual([['main', true], ['guest-console-log', true]]);
+    await waitFor(async () => (await admin('logs', 'launcher', '-c', 'guest-console-log')).out === 'Linux version 6.1\nlogin: ', 10_000, 'console log');
+    expect(await admin('logs', 'launcher', '-c', 'main')).toMatchObject({ code: 0, out: 'launcher up\n' });
+    const raw = await admin('get', '--raw', '/api/v1/namespaces/default/pods/launcher/log');
+    expect(raw.err).toContain('a container name must be specified for pod launcher, choose one of: [main guest-console-log]');
+  });
+
+  it('the kubelet API answers nobody without a token the API server accepts', async () => {
+    const node = await c.core.readNode({ name: NODE });
+    const port = node.status!.daemonEndpoints!.kubeletEndpoint!.Port;
+    const noToken = await fetch(`http://127.0.0.1:${port}/containerLogs/default/talker/main`);
+    expect(noToken.status).toBe(401);
+    const bad = await fetch(`http://127.0.0.1:${port}/containerLogs/default/talker/main`, { headers: { authorization: 'Bearer nope' } });
+    expect(bad.status).toBe(401);
+    const viewer = await fetch(`http://127.0.0.1:${port}/containerLogs/default/talker/main`, { headers: { authorization: `Bearer ${t.srv.viewerToken}` } });
+    expect(viewer.status).toBe(403);
+    expect(await viewer.text()).toContain('Forbidden (user=viewer, verb=get, resource=nodes, subresource=proxy)');
+  });
+});
