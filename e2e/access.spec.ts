@@ -4,6 +4,7 @@
  * Origin is not the console's own — while the same cookie from the right origin gets through.
  */
 import { expect, test, type BrowserContext } from '@playwright/test';
+import { adminLoginUrl } from './helpers';
 import { WebSocket } from 'ws';
 
 const consoleUrl = () => process.env.KV_E2E_CONSOLE_URL!;
@@ -12,7 +13,7 @@ const VNC_PATH = '/ws/vnc/default/no-such-vm';
 
 async function sessionCookie(context: BrowserContext): Promise<string> {
   const page = await context.newPage();
-  await page.goto(process.env.KV_E2E_LOGIN_URL!);
+  await page.goto(adminLoginUrl());
   await page.waitForURL(`${consoleUrl()}/`);
   await page.close();
   return (await context.cookies(consoleUrl())).map((c) => `${c.name}=${c.value}`).join('; ');

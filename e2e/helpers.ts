@@ -1,6 +1,7 @@
 /** Small helpers for the e2e journey: API reads with the admin token, pixel checks, step screenshots. */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
+import { mintLoginLink } from '../server/console/login-link';
 import { apiGet, readApiAccess } from '../server/up/readiness';
 
 export function adminAccess() {
@@ -10,6 +11,11 @@ export function adminAccess() {
 export async function getObject(path: string): Promise<any> {
   const r = await apiGet(adminAccess(), path, 5000);
   return r.status === 200 ? r.body : undefined;
+}
+
+/** A fresh one-time sign-in link as the admin (what `kv console login-link` prints; `kv up`'s own link works once). */
+export function adminLoginUrl(): string {
+  return mintLoginLink(process.env.KV_E2E_DATA_DIR!, process.env.KV_E2E_CONSOLE_URL!, adminAccess().token).url;
 }
 
 /** The viewer's token (view-only) from the cluster's tokens file. */
@@ -39,8 +45,10 @@ export async function snap(page: Page, name: string): Promise<void> {
 /** A page in a fresh browser context signed in with the view-only token (close its context when done). */
 export async function signInAsViewer(browser: Browser): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(`${process.env.KV_E2E_CONSOLE_URL}/login?token=${encodeURIComponent(viewerToken())}`);
-  await page.waitForURL(`${process.env.KV_E2E_CONSOLE_URL}/`);
+  const base = process.env.KV_E2E_CONSOLE_URL!;
+  const res = await page.request.post(`${base}/api/session`, { data: { token: viewerToken() }, headers: { origin: base } });
+  if (!res.ok()) throw new Error(`signing in as the viewer: HTTP ${res.status()}`);
+  await page.goto(`${base}/`);
   return page;
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { canvasColours, getObject, signInAsViewer, snap } from './helpers';
+import { canvasColours, getObject, signInAsViewer, snap, adminLoginUrl } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -29,7 +29,7 @@ async function openTab(p: Page, name: string): Promise<void> {
 }
 
 test('sign in with the link kv up printed', async () => {
-  await page.goto(process.env.KV_E2E_LOGIN_URL!);
+  await page.goto(adminLoginUrl());
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await expect(page.getByTestId('link-state')).toHaveAttribute('data-state', 'live');
   await snap(page, 'signed-in');
@@ -107,7 +107,7 @@ test('type into the serial console and read the answer', async () => {
 
 test('VNC toolbar: send keys, paste as typing, screenshot — read the effects on the serial console', async ({ browser }) => {
   const serial = await (await browser.newContext()).newPage();
-  await serial.goto(process.env.KV_E2E_LOGIN_URL!);
+  await serial.goto(adminLoginUrl());
   await serial.waitForURL(`${process.env.KV_E2E_CONSOLE_URL}/`);
   await serial.goto(`${process.env.KV_E2E_CONSOLE_URL}/vms/${NS}/${VM}?tab=serial`);
   await expect(serial.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });

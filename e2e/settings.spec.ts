@@ -4,12 +4,12 @@
  * at once (virt-controller and virt-api read it live).
  */
 import { expect, test } from '@playwright/test';
-import { getObject, snap } from './helpers';
+import { getObject, snap, adminLoginUrl } from './helpers';
 
 const CR = '/apis/kubevirt.io/v1/namespaces/kubevirt/kubevirts/kubevirt';
 
 test('Settings shows the KubeVirt CR, refuses a bad limit and saves a good one', async ({ page }) => {
-  await page.goto(process.env.KV_E2E_LOGIN_URL!);
+  await page.goto(adminLoginUrl());
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByTestId('kubevirt-status')).toContainText('Phase Deployed');
   await expect(page.getByTestId('kubevirt-status')).toContainText('Available=True');

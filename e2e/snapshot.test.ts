@@ -103,6 +103,20 @@ describe('snapshots and restore', () => {
     expect(await shell.run('[ -e /data/b.txt ] && echo present || echo absent')).toBe('absent');
     shell.close();
 
+    // a restore whose target does not exist makes a new VM on new claims filled from the snapshot
+    const toNew = { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineRestore', metadata: { name: 'restore-new' }, spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm-copy' }, virtualMachineSnapshotName: 'snap-1' } };
+    expect((await callRest(c.admin, 'POST', SNAP('virtualmachinerestores'), toNew)).status).toBe(201);
+    const restored = await until('restore to a new VM complete', async () => {
+      const rr = (await callRest(c.admin, 'GET', SNAP('virtualmachinerestores', 'restore-new'))).body;
+      return rr.status?.complete === true && rr;
+    }, 60_000);
+    expect(restored.status.restores).toEqual([expect.objectContaining({ volumeName: 'files', persistentVolumeClaim: `restore-${restored.metadata.uid}-files` })]);
+    await until('snapvm-copy Running', async () => isRunning(await readState(c.admin, 'snapvm-copy')), BOOT_MS);
+    shell = await openGuestShell(c.admin, NS, 'snapvm-copy');
+    expect(await shell.run('cat /data/a.txt')).toBe('before');
+    shell.close();
+    expect((await callRest(c.admin, 'DELETE', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/snapvm-copy`)).status).toBe(200);
+
     const dir = join(c.cluster.dataDir, 'storage', 'snapshots', NS, done.status.virtualMachineSnapshotContentName);
     expect(existsSync(dir)).toBe(true);
     expect((await callRest(c.admin, 'DELETE', SNAP('virtualmachinesnapshots', 'snap-1'))).status).toBe(200);

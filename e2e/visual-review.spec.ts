@@ -6,7 +6,7 @@
  * migrations → sign-in → API server unreachable → view-only refusal.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { horizontalOverflow, lowContrastText, signInAsViewer } from './helpers';
+import { horizontalOverflow, lowContrastText, signInAsViewer, adminLoginUrl } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -64,7 +64,7 @@ const names = Array.from({ length: MANY }, (_, i) => `visual-${String(i).padStar
 
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
-  await page.goto(process.env.KV_E2E_LOGIN_URL!);
+  await page.goto(adminLoginUrl());
   await page.waitForURL(url('/'));
 });
 
@@ -130,7 +130,7 @@ test('sign-in page, and a page when the API server cannot be reached', async ({ 
     const req = JSON.parse(String(m)) as { op: string; id: string };
     if (req.op === 'subscribe') ws.send(JSON.stringify([{ id: req.id, kind: 'error', code: 503, message: 'connect ECONNREFUSED 127.0.0.1:6443' }]));
   }));
-  await down.goto(process.env.KV_E2E_LOGIN_URL!);
+  await down.goto(adminLoginUrl());
   await down.waitForURL(url('/'));
   await down.goto(url('/vms'));
   // Now and then the mocked socket misses the page's first subscribe (a race in the mock, not the page): load again.

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS as VIRTCTL_COMMANDS } from './virtctl/main';
 
-const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images'];
+const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token'];
 
 function run(bin: string, args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' }, timeout: 30_000 });
@@ -37,6 +37,9 @@ describe('kv', () => {
     expect(up.code).toBe(2);
     expect(up.err).not.toMatch(/\n\s+at /);
     expect(run('bin/kv.mjs', ['frobnicate'])).toMatchObject({ code: 2, out: '' });
+    const ttl = run('bin/kv.mjs', ['console', 'login-link', '--ttl', '5x']);
+    expect(ttl).toMatchObject({ code: 2, out: '' });
+    expect(ttl.err).toMatch(/^kv console login-link: --ttl must be a duration .*\nusage: kv console login-link/);
   });
 });
 

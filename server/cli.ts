@@ -20,7 +20,7 @@ const COMMON = '[--data-dir DIR] [--kubeconfig FILE]';
 const commands: Record<string, Command> = {
   up: {
     describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)',
-    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console]',
+    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m]',
     load: async () => (await import('./up/main')).runUpCommand,
   },
   apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
@@ -34,10 +34,11 @@ const commands: Record<string, Command> = {
   'hotplug-disk': { describe: "hold a hot-plugged volume on its node (an attachment Pod's command)", usage: 'kv hotplug-disk', load: async () => (await import('./virt-controller/vmi/hotplug-holder')).runHotplugHolderCommand },
   launcher: { describe: "run one virt-launcher (a launcher Pod's command; configured by its environment)", usage: 'kv launcher', load: async () => (await import('./virt-launcher/main')).runLauncherCommand },
   'virt-api': { describe: 'run virt-api (subresources.kubevirt.io, admission webhooks, console streams)', load: async () => (await import('./virt-api/main')).runVirtApiCommand },
-  console: { describe: 'run the web console', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]`, load: async () => (await import('./console/main')).runConsoleCommand },
+  console: { describe: 'run the web console; `kv console login-link` prints a fresh one-time sign-in link', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]\n       kv console login-link [--data-dir DIR] [--ttl 5m] [--url http://HOST:PORT]`, load: async () => (await import('./console/main')).runConsoleCommand },
   virtctl: { describe: "KubeVirt's virtctl: start, stop, restart, migrate, pause, console, vnc, expose ... (also installed as `virtctl`)", load: async () => (await import('./virtctl/main')).runVirtctlCommand },
   'image-upload': { describe: 'upload a disk image into a DataVolume (virtctl image-upload dv NAME --size=S --image-path=F)', load: async () => { const run = (await import('./virtctl/main')).runVirtctlCommand; return (argv: string[]) => run(['image-upload', ...argv]); } },
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', usage: 'kv bundle', load: async () => (await import('./bundle/main')).runBundleCommand },
+  token: { describe: 'API tokens with a role and a lifetime: kv token create --role view|edit|admin [--ttl 8h] [-n NS], list, revoke NAME', usage: 'kv token create --role view|edit|admin [--ttl 8h] [-n NAMESPACE] [--data-dir DIR] [--kubeconfig FILE]\n       kv token list [-o json]\n       kv token revoke NAME', load: async () => (await import('./access-tokens/cli')).runTokenCommand },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
 };
 

@@ -9,8 +9,10 @@ import { join } from 'node:path';
  *   DIR/apiserver/state.db         SQLite revision log
  *   DIR/apiserver/pki/             ca.crt ca.key serving.crt serving.key
  *   DIR/apiserver/tokens.json      bearer tokens → users/groups
+ *   DIR/console/sessions.db        console sessions and one-time sign-in codes, hashed (0600)
  *   DIR/images/                    local image store (containerDisk names → files)
  *   DIR/nodes/<node>/              a node's runtime dir (kubelet state, pod dirs, launcher sockets)
+ *   DIR/storage/snapshots/<ns>/<content>/<volume>.img   VM snapshot copies (virt-controller writes, the provisioner restores from)
  *   DIR/logs/<component>.log       component logs written by `kv up`
  *   DIR/bundle/                    the `kv` build this cluster's processes run (server/bundle/pin-bundle.ts)
  */
@@ -24,6 +26,9 @@ export const dataPaths = (dir: string) => ({
   db: join(dir, 'apiserver', 'state.db'),
   pki: join(dir, 'apiserver', 'pki'),
   tokens: join(dir, 'apiserver', 'tokens.json'),
+  consoleSessions: join(dir, 'console', 'sessions.db'),
+  /** where the console listens (written by the console at start, read by `kv console login-link`) */
+  consoleUrl: join(dir, 'console', 'url'),
   componentKubeconfig: (component: string) => join(dir, 'apiserver', 'kubeconfigs', `${component}.kubeconfig`),
   images: join(dir, 'images'),
   nodes: join(dir, 'nodes'),
@@ -32,6 +37,8 @@ export const dataPaths = (dir: string) => ({
   handlerToken: (node: string) => join(dir, 'nodes', node, 'handler.token'),
   logs: join(dir, 'logs'),
   bundle: join(dir, 'bundle'),
+  /** one VirtualMachineSnapshotContent's copies, `<volume>.img` each */
+  snapshotContent: (namespace: string, content: string) => join(dir, 'storage', 'snapshots', namespace, content),
 });
 
 /** the kernel's limit for a unix socket path (sun_path is 108 bytes with the terminating NUL) */

@@ -9,7 +9,7 @@ import { ThemeToggle } from './ThemeToggle';
 
 const NAV = [
   { href: '/', label: 'Overview' }, { href: '/vms', label: 'Virtual machines' },
-  { href: '/nodes', label: 'Nodes' }, { href: '/storage', label: 'Storage' }, { href: '/migrations', label: 'Migrations' }, { href: '/settings', label: 'Settings' },
+  { href: '/groups', label: 'VM groups' }, { href: '/nodes', label: 'Nodes' }, { href: '/storage', label: 'Storage' }, { href: '/migrations', label: 'Migrations' }, { href: '/settings', label: 'Settings' },
 ];
 
 function LinkIndicator() {

@@ -6,7 +6,7 @@ import { useVMs } from '@/components/live/useCluster';
 
 const PAGES = [
   { label: 'Overview', href: '/' }, { label: 'Virtual machines', href: '/vms' }, { label: 'Create a VM', href: '/vms/new' },
-  { label: 'Nodes', href: '/nodes' }, { label: 'Storage', href: '/storage' }, { label: 'Migrations', href: '/migrations' },
+  { label: 'VM groups', href: '/groups' }, { label: 'Nodes', href: '/nodes' }, { label: 'Storage', href: '/storage' }, { label: 'Migrations', href: '/migrations' },
 ];
 
 export function CommandPalette() {

@@ -18,3 +18,6 @@ export * from './version';
 export * from './instancetype';
 export * from './common-instancetypes';
 export * from './volume-requests';
+export * from './label-selector';
+export * from './vm-group-types';
+export * from './same-json';

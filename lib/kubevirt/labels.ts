@@ -38,6 +38,11 @@ export const Annotation = {
   DefaultContainer: 'kubectl.kubernetes.io/default-container',
   /** on a Node: the URL where virt-api reaches that node's virt-handler (kubevirt-ts; KubeVirt uses the handler's Pod IP) */
   HandlerEndpoint: 'kubevirt.io/handler-endpoint',
+  /**
+   * on a launcher Pod (kubevirt-ts): the containerDisk images the kubelet pulls before it starts the
+   * launcher, JSON [{image, imagePullPolicy?}] (KubeVirt renders one container per containerDisk instead)
+   */
+  ContainerDisks: 'kubevirt-ts.io/container-disks',
 } as const;
 
 export const Finalizer = {

@@ -41,6 +41,19 @@ const snapshotResource = (kind: string, plural: string, shortNames: string[]): R
 export const VirtualMachineSnapshotResource = snapshotResource('VirtualMachineSnapshot', 'virtualmachinesnapshots', ['vmsnapshot', 'vmsnapshots']);
 export const VirtualMachineSnapshotContentResource = snapshotResource('VirtualMachineSnapshotContent', 'virtualmachinesnapshotcontents', ['vmsnapshotcontent', 'vmsnapshotcontents']);
 export const VirtualMachineRestoreResource = snapshotResource('VirtualMachineRestore', 'virtualmachinerestores', ['vmrestore', 'vmrestores']);
+/** VM groups: replica sets of VMIs and pools of VMs (both with a scale subresource), and the deprecated VMI presets */
+export const VirtualMachineInstanceReplicaSetResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'virtualmachineinstancereplicasets',
+  kind: 'VirtualMachineInstanceReplicaSet', namespaced: true, shortNames: ['vmirs', 'vmirss'],
+};
+export const VirtualMachinePoolResource: ResourceDescriptor = {
+  group: 'pool.kubevirt.io', version: 'v1beta1', plural: 'virtualmachinepools',
+  kind: 'VirtualMachinePool', namespaced: true, shortNames: ['vmpool', 'vmpools'],
+};
+export const VirtualMachineInstancePresetResource: ResourceDescriptor = {
+  group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, plural: 'virtualmachineinstancepresets',
+  kind: 'VirtualMachineInstancePreset', namespaced: true, shortNames: ['vmipreset', 'vmipresets'],
+};
 /** Core kinds the console and the components read (group '' → /api/v1). */
 export const PodResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 export const NodeResource: ResourceDescriptor = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
@@ -78,6 +91,9 @@ export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   VirtualMachineSnapshotResource,
   VirtualMachineSnapshotContentResource,
   VirtualMachineRestoreResource,
+  VirtualMachineInstanceReplicaSetResource,
+  VirtualMachinePoolResource,
+  VirtualMachineInstancePresetResource,
 ];
 
 /** `apiVersion` string of a descriptor (`kubevirt.io/v1`). */

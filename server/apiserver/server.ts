@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { log } from '../log';
 import { dataPaths } from '../data-dir';
+import { ensureTokenSigner } from './sa-token-signer';
+import { serviceAccountTokenAuthenticator } from './sa-token-authn';
 import { authenticateToken, ensureTokens, tokenFor, ADMIN_USER, KUBELET_CLIENT_USER, VIEWER_USER } from './tokens';
 import { ensurePki } from './pki';
 import { applyCRDFolder, DEFAULT_CRD_DIR, ensureSystemNamespaces } from './bootstrap';
@@ -57,7 +59,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const tokens = ensureTokens(paths.tokens);
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
   const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store) };
-  ctx.authenticateToken = (token) => authenticateToken(tokens, token);
+  ctx.tokenSigner = ensureTokenSigner(paths.pki);
+  const boundTokens = serviceAccountTokenAuthenticator(ctx, ctx.tokenSigner);
+  tokens.boundTokens = (token) => boundTokens(token);
+  // a TokenReview naming audiences: file tokens serve any audience, a bound token only its own
+  ctx.authenticateToken = (token, audiences) => (audiences?.length ? authenticateToken({ tokens: tokens.tokens }, token) ?? boundTokens(token, audiences) : authenticateToken(tokens, token));
   ctx.kubeletClientToken = tokenFor(tokens, KUBELET_CLIENT_USER);
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);

@@ -6,7 +6,11 @@ import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_VIEWERS, type UserInfo } from
 
 /** Bearer tokens → users, kept in DIR/apiserver/tokens.json (0600). */
 export interface TokenEntry { token: string; username: string; groups: string[] }
-export interface TokenFile { tokens: TokenEntry[] }
+export interface TokenFile {
+  tokens: TokenEntry[];
+  /** not stored: signed ServiceAccount tokens (TokenRequest), tried when a token is not in the file */
+  boundTokens?: (token: string) => UserInfo | undefined;
+}
 
 export const ADMIN_USER = 'admin';
 export const VIEWER_USER = 'viewer';
@@ -41,7 +45,7 @@ export function ensureTokens(path: string): TokenFile {
   if (missing.length === 0 && demoted.length === 0) return file;
   file.tokens.push(...missing.map((w) => ({ token: newToken(), ...w })));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, JSON.stringify(file, null, 2), { mode: 0o600 });
+  writeFileSync(path, JSON.stringify({ tokens: file.tokens }, null, 2), { mode: 0o600 });
   return file;
 }
 
@@ -66,5 +70,5 @@ export function authenticate(file: TokenFile, req: IncomingMessage): UserInfo | 
 /** the user a bearer token belongs to (TokenReview uses this too) */
 export function authenticateToken(file: TokenFile, token: string): UserInfo | undefined {
   const e = file.tokens.find((t) => safeEqual(t.token, token));
-  return e && { username: e.username, groups: [...e.groups, GROUP_AUTHENTICATED] };
+  return e ? { username: e.username, groups: [...e.groups, GROUP_AUTHENTICATED] } : file.boundTokens?.(token);
 }

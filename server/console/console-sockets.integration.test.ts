@@ -15,7 +15,8 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { waitFor } from '../kube/testing/wait-for';
 import type { WatchMessage } from '../../lib/console/watch-events';
 import { registerConsole } from './register';
-import { sealSession, SESSION_COOKIE, SESSION_KEY_ENV } from './session-cookie';
+import { closeConsoleSessions, consoleSessions, SESSION_DB_ENV } from './console-sessions';
+import { SESSION_COOKIE } from './session-cookie';
 import { setBaseKubeConfig } from './user-client';
 import type { UpgradeHandler } from './main';
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'kv-console-'));
   api = await startApiServer({ dataDir, port: 0 });
   setBaseKubeConfig(makeKubeConfig({ server: api.url, token: api.adminToken, caPem: api.caPem }));
-  delete process.env[SESSION_KEY_ENV];
+  delete process.env[SESSION_DB_ENV];
   const routes: { prefix: string; handle: UpgradeHandler }[] = [];
   registerConsole((prefix, handle) => routes.push({ prefix, handle }), dataDir);
   server = createServer((_req, res) => res.writeHead(404).end());
@@ -44,10 +45,11 @@ afterAll(async () => {
   server?.closeAllConnections();
   await new Promise((r) => server?.close(r));
   await api?.close();
+  closeConsoleSessions();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const cookieFor = (token: string) => `${SESSION_COOKIE}=${sealSession(token, process.env[SESSION_KEY_ENV]!)}`;
+const cookieFor = (token: string) => `${SESSION_COOKIE}=${consoleSessions().create(token).id}`;
 
 function open(path: string, headers: Record<string, string>): Promise<{ ws: WebSocket; status?: number }> {
   return new Promise((resolve) => {

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { log } from '../log';
+import { recordConsoleUrl } from './login-link';
+import { runLoginLinkCommand } from './login-link-command';
 import { registerConsole } from './register';
 import { screenConsoleRequest } from './request-screen';
 import { rejectUpgrade } from './upgrade-reject';
@@ -21,6 +23,7 @@ export function addUpgradeRoute(prefix: string, handle: UpgradeHandler): void {
 
 /** `kv console`: the web console (Next.js pages, /ws/ sockets, API forwarding) in one custom server. */
 export async function runConsoleCommand(argv: string[]): Promise<void> {
+  if (argv[0] === 'login-link') return runLoginLinkCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -33,7 +36,7 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
   });
   if (values.kubeconfig) process.env.KUBECONFIG = values.kubeconfig;
   if (values['data-dir']) process.env.KV_DATA_DIR = values['data-dir'];
-  // console: session key + /ws/watch, /ws/vnc/, /ws/console/ (server/console/register.ts)
+  // console: session store + /ws/watch, /ws/vnc/, /ws/console/ (server/console/register.ts)
   registerConsole(addUpgradeRoute, values['data-dir']);
   const port = Number(values.port);
   const hostname = values.host!;
@@ -68,6 +71,7 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
   await new Promise<void>((r) => server.listen(port, hostname, r));
   // virt-api is its own process (`kv virt-api`); the console reaches it only through the API
   // server's aggregation of subresources.kubevirt.io, with the signed-in user's identity.
+  if (values['data-dir']) recordConsoleUrl(values['data-dir'], `http://${hostname}:${port}`);
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
   const shutdown = () => server.close(() => process.exit(0));
   process.on('SIGTERM', shutdown);

@@ -1,19 +1,23 @@
 /**
- * Stateless helpers for Next route handlers (bundled apart from the custom server): read the
- * session from a Request, check the origin, and answer errors as Kubernetes Status JSON.
+ * Helpers for Next route handlers (bundled apart from the custom server): read the session from a
+ * Request (in the shared server-side store), check the origin, and answer errors as Kubernetes Status JSON.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { forwardToApiServer } from './api-forward';
 import { isAllowedRequest } from './origin-check';
-import { readCookie, SESSION_COOKIE, SESSION_KEY_ENV, openSession } from './session-cookie';
+import { sessionOf } from './session-cookie';
 import { kubeConfigForToken } from './user-client';
 
 export function statusResponse(code: number, message: string, reason = ''): Response {
   return Response.json({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }, { status: code });
 }
 
+export function sessionOfRequest(req: Request): { id: string; token: string } | undefined {
+  return sessionOf(req.headers.get('cookie') ?? undefined);
+}
+
 export function sessionTokenOfRequest(req: Request): string | undefined {
-  return openSession(readCookie(req.headers.get('cookie') ?? undefined, SESSION_COOKIE), process.env[SESSION_KEY_ENV]);
+  return sessionOfRequest(req)?.token;
 }
 
 /** The user's client, or the Response to send instead (401, or 403 for a cross-origin write). */

@@ -1,28 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowedRequest, isSameOrigin } from './origin-check';
-import { newSessionKey, openSession, readCookie, sealSession, sessionCookieHeader } from './session-cookie';
+import { readCookie, sessionCookieHeader } from './session-cookie';
 
 describe('session cookie', () => {
-  const key = newSessionKey();
-
-  it('round-trips a token', () => {
-    expect(openSession(sealSession('tok-123', key), key)).toBe('tok-123');
-  });
-
-  it.each([
-    ['another key', (v: string) => openSession(v, newSessionKey())],
-    ['a flipped byte', (v: string) => openSession(v.slice(0, 20) + (v[20] === 'A' ? 'B' : 'A') + v.slice(21), key)],
-    ['garbage', () => openSession('not-a-cookie', key)],
-    ['no key configured', (v: string) => openSession(v, undefined)],
-    ['expiry', (v: string) => openSession(v, key, Date.now() + 13 * 3600 * 1000)],
-  ])('refuses %s', (_n, open) => {
-    expect(open(sealSession('tok-123', key))).toBeUndefined();
-  });
-
-  it('never carries the token in clear', () => {
-    expect(Buffer.from(sealSession('very-secret-token', key), 'base64url').toString('latin1')).not.toContain('very-secret-token');
-  });
-
   it('is httpOnly and SameSite=Strict', () => {
     expect(sessionCookieHeader('v', { secure: false })).toBe('kv_session=v; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200');
     expect(sessionCookieHeader('v', { secure: true })).toMatch(/; Secure$/);

@@ -12,7 +12,8 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { log } from '../log';
 import { parseRequestTarget, requestPathname } from '../http/request-target';
 import { isSameOrigin } from './origin-check';
-import { sessionTokenOf } from './session-cookie';
+import { closeOnSignOut } from './close-on-sign-out';
+import { sessionOf } from './session-cookie';
 import { rejectUpgrade } from './upgrade-reject';
 import { upstreamSocketOptions, upstreamStreamUrl } from './upstream-dial';
 import { kubeConfigForToken } from './user-client';
@@ -45,9 +46,9 @@ export function createStreamUpgradeHandler() {
     const route = parseStreamRoute(req.url);
     if (!route) return rejectUpgrade(socket, 404, 'unknown stream');
     if (!isSameOrigin(req.headers.origin, req.headers.host)) return rejectUpgrade(socket, 403, 'cross-origin WebSocket refused');
-    const token = sessionTokenOf(req.headers.cookie);
-    if (!token) return rejectUpgrade(socket, 401, 'sign in first');
-    const kc = kubeConfigForToken(token);
+    const session = sessionOf(req.headers.cookie);
+    if (!session) return rejectUpgrade(socket, 401, 'sign in first');
+    const kc = kubeConfigForToken(session.token);
     const query = parseRequestTarget(req.url)?.searchParams.get('preserveSession') === 'true' ? '?preserveSession=true' : '';
     const upstream = new WebSocket(upstreamStreamUrl(kc, route) + query, [KUBEVIRT_SUBPROTOCOL], upstreamSocketOptions(kc));
     upstream.binaryType = 'nodebuffer';
@@ -68,7 +69,10 @@ export function createStreamUpgradeHandler() {
     });
     upstream.once('open', () => {
       answered = true;
-      wss.handleUpgrade(req, socket, head, (client) => pump(client, upstream, l));
+      wss.handleUpgrade(req, socket, head, (client) => {
+        closeOnSignOut(client, session.id);
+        pump(client, upstream, l);
+      });
     });
     socket.on('error', () => upstream.terminate());
   };

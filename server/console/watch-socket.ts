@@ -9,7 +9,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { log } from '../log';
 import type { WatchMessage, WatchRequest } from '../../lib/console/watch-events';
 import { isSameOrigin } from './origin-check';
-import { sessionTokenOf } from './session-cookie';
+import { closeOnSignOut } from './close-on-sign-out';
+import { sessionOf } from './session-cookie';
 import { kubeConfigForToken } from './user-client';
 import { isCollectionPath, WatchSubscription } from './watch-subscription';
 import { rejectUpgrade } from './upgrade-reject';
@@ -22,9 +23,12 @@ export function createWatchUpgradeHandler() {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: true });
   return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!isSameOrigin(req.headers.origin, req.headers.host)) return rejectUpgrade(socket, 403, 'cross-origin WebSocket refused');
-    const token = sessionTokenOf(req.headers.cookie);
-    if (!token) return rejectUpgrade(socket, 401, 'sign in first');
-    wss.handleUpgrade(req, socket, head, (ws) => serveWatchSocket(ws, token));
+    const session = sessionOf(req.headers.cookie);
+    if (!session) return rejectUpgrade(socket, 401, 'sign in first');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      closeOnSignOut(ws, session.id);
+      serveWatchSocket(ws, session.token);
+    });
   };
 }
 

@@ -37,12 +37,12 @@ describe('formatTable', () => {
   it('aligns columns and shows sizes and boot kind', () => {
     const out = formatTable([
       { name: 'demo:latest', dir: '/d', format: 'qcow2', kernel: '/d/vmlinuz', importedAt: 't1', sizeBytes: 16_000_000 },
-      { name: 'disk:v1', dir: '/e', format: 'raw', importedAt: 't2', sizeBytes: 512 },
+      { name: 'disk:v1', dir: '/e', format: 'raw', importedAt: 't2', sizeBytes: 512, digest: `sha256:${'ab'.repeat(32)}` },
     ]);
     expect(out.split('\n')).toEqual([
-      'NAME          FORMAT   SIZE    BOOT     IMPORTED',
-      'demo:latest   qcow2    15MiB   kernel   t1',
-      'disk:v1       raw      512B    disk     t2',
+      'NAME          FORMAT   SIZE    BOOT     DIGEST                IMPORTED',
+      'demo:latest   qcow2    15MiB   kernel   -                     t1',
+      'disk:v1       raw      512B    disk     sha256:abababababab   t2',
       '',
     ]);
   });

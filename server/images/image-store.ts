@@ -24,6 +24,8 @@ export interface StoredImage extends ImageEntry {
   importedAt: string;
   sizeBytes?: number;
   source?: string;
+  /** pulled from a registry: the image manifest's digest */
+  digest?: string;
 }
 
 /** The image for a containerDisk reference, or undefined (unknown or invalid reference). */
@@ -52,6 +54,7 @@ export function listImages(imagesDir: string): StoredImage[] {
       importedAt: manifest.importedAt,
       sizeBytes: manifest.sizeBytes,
       source: manifest.source,
+      ...(manifest.digest ? { digest: manifest.digest } : {}),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -27,6 +27,8 @@ export interface ImageManifest {
   /** The demo build's key (scripts/build-demo-image.sh), to skip identical re-imports. */
   buildKey?: string;
   sizeBytes?: number;
+  /** Pulled from a registry: the image manifest's digest (sha256:…); unset for imported images. */
+  digest?: string;
 }
 
 export class ImageExistsError extends Error {

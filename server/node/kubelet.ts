@@ -91,6 +91,7 @@ export class Kubelet {
       launch: { nodeName: opts.nodeName, dataDir: opts.dataDir, kvScript: KV_SCRIPT, nodeExecutable: process.execPath, hostEnv: process.env },
       requeue: (key, ms) => (ms ? this.controller.enqueueAfter(key, ms) : this.controller.enqueue(key)),
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
+      imagesDir: dataPaths(opts.dataDir).images,
       allowHostCommands: opts.allowHostCommands,
       podNetwork: this.network,
       isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),

@@ -18,6 +18,7 @@ import type { PodIsolation } from './cgroups/pod-isolation';
 import { mountPodVolumes } from './pod-volumes';
 import { LABEL_HOSTNAME } from './node-object';
 import { clusterDnsNamespace } from './network/pod-resolv-conf';
+import { ImagePulls } from './image-pulls';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -40,6 +41,10 @@ export interface PodManagerOptions {
   podNetwork?: PodNetwork;
   /** Per-Pod cgroups (limits, OOM reason); undefined where the host offers none. */
   isolation?: PodIsolation;
+  /** The node's image store: launcher Pods' containerDisks are pulled into it before they start. */
+  imagesDir?: string;
+  /** First image pull back-off (ms), doubling to 5 min; default 10 s as a kubelet's. */
+  imagePullBackoffBaseMs?: number;
 }
 
 /**
@@ -51,10 +56,12 @@ export class PodManager {
   readonly runtimes = new Map<string, PodRuntime>();
   private readonly log;
   private readonly events: EventRecorder;
+  private readonly imagePulls?: ImagePulls;
 
   constructor(private readonly opts: PodManagerOptions) {
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.events = new EventRecorder(opts.clients.core, { component: 'kubelet', host: opts.nodeName });
+    if (opts.imagesDir) this.imagePulls = new ImagePulls({ imagesDir: opts.imagesDir, core: opts.clients.core, events: this.events, backoffBaseMs: opts.imagePullBackoffBaseMs });
   }
 
   /** Re-adopt what a previous kubelet left running (pid + start time must still match). */
@@ -85,6 +92,7 @@ export class PodManager {
     if (!rt && (phase === 'Succeeded' || phase === 'Failed')) return; // finished before we knew it
     const current = rt ?? this.addRuntime(key, pod);
     if (!current.pid && !current.exit && !(await this.volumesReady(pod, current))) return this.reportStatus(pod, current);
+    if (!current.pid && !current.exit && !this.imagesReady(pod, current)) return this.reportStatus(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
   }
@@ -100,6 +108,13 @@ export class PodManager {
     }
     this.opts.requeue(rt.key, 1000);
     return false;
+  }
+
+  /** Before the first start: the Pod's containerDisk images are in the node's store (image-pulls.ts). */
+  private imagesReady(pod: V1Pod, rt: PodRuntime): boolean {
+    const r = this.imagePulls?.check(pod, rt.uid, (ms) => this.opts.requeue(rt.key, ms)) ?? { ready: true as const };
+    rt.pullWait = r.ready ? undefined : r.wait;
+    return r.ready;
   }
 
   /** Kill what runs for `key` under another UID: the pod was deleted (or deleted and re-created). */
@@ -258,6 +273,7 @@ export class PodManager {
     if (isContainerRunning(rt)) signalProcessGroup(rt.pid!, 'SIGKILL');
     rt.child?.removeAllListeners('exit');
     this.runtimes.delete(rt.uid);
+    this.imagePulls?.forget(rt.uid);
     this.opts.podNetwork?.detach(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
     this.opts.isolation?.release(rt.uid);

@@ -41,6 +41,8 @@ export interface PodRuntime extends PodState {
   terminating?: { since: number; graceMs: number; killed: boolean };
   /** set when the kubelet refused to run the container's image (it stays Waiting with this reason) */
   refused?: { reason: string; message: string };
+  /** what the container waits for while its images are pulled (ErrImagePull, ImagePullBackOff) */
+  pullWait?: { reason: string; message: string };
   /** what the Pod's volumes are waiting for (told once as a FailedMount event) */
   volumeWait?: string;
   /** Only for processes this kubelet process spawned (adopted ones are polled). */

@@ -29,6 +29,7 @@ function containerState(rt: PodRuntime | undefined, running: boolean, phase: Pha
   if (running) return { running: { startedAt: rt!.startedAt as never } };
   if (rt?.exit && (phase === 'Succeeded' || phase === 'Failed')) return terminated(rt.exit, id);
   if (rt?.refused) return { waiting: { reason: rt.refused.reason, message: rt.refused.message } };
+  if (rt?.pullWait && !rt.pid) return { waiting: { reason: rt.pullWait.reason, message: rt.pullWait.message } };
   if (rt?.exit) return { waiting: { reason: 'CrashLoopBackOff', message: `back-off restarting failed container ${rt.container}` } };
   return { waiting: { reason: 'ContainerCreating' } };
 }

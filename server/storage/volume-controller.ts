@@ -5,7 +5,7 @@
  * pvc-/pv-protection finalizers (a claim in use by a Pod is deleted only when no Pod uses it).
  * Keys are `claim:<ns>/<name>` and `volume:<name>`.
  */
-import type { CoreV1Api, KubernetesObject, V1PersistentVolume, V1PersistentVolumeClaim, V1Pod, V1StorageClass } from '@kubernetes/client-node';
+import { CustomObjectsApi, type CoreV1Api, type KubernetesObject, type V1PersistentVolume, type V1PersistentVolumeClaim, type V1Pod, type V1StorageClass } from '@kubernetes/client-node';
 import { isNotFound, messageOf } from '../kube/api-errors';
 import { jsonPatch, mergePatch } from '../kube/clients';
 import { Controller } from '../kube/controller';
@@ -19,6 +19,7 @@ import { claimNamesOf, podsUsingClaim } from './claim-users';
 import { Finalizer, PROVISIONER, StorageAnnotation, StorageReason } from './constants';
 import { hostPathOf, renderVolume } from './render-volume';
 import { createVolumeFiles, growVolumeFile, NotEnoughSpace, removeVolumeFiles } from './volume-files';
+import { fillFromSnapshot, findSnapshotCopy, snapshotSourceOf } from './snapshot-source';
 
 type PVC = V1PersistentVolumeClaim;
 type PV = V1PersistentVolume;
@@ -43,9 +44,11 @@ export class VolumeController {
   /** the last waiting reason told per claim, so a waiting claim gets one event, not one per sync */
   private readonly told = new Map<string, string>();
   private readonly log = log.child({ component: 'volume-controller' });
+  private readonly custom: CustomObjectsApi;
 
   constructor(private readonly opts: VolumeControllerOptions) {
     const kc = opts.kc;
+    this.custom = kc.makeApiClient(CustomObjectsApi);
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.volumes = new Informer({ kc, path: '/api/v1/persistentvolumes', indexers: { [BY_CLAIM]: (pv: PV) => (pv.spec?.claimRef ? [`${pv.spec.claimRef.namespace}/${pv.spec.claimRef.name}`] : []) } });
     this.classes = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
@@ -148,8 +151,15 @@ export class VolumeController {
     if (this.volumes.get(pv.metadata!.name!)) return; // made already; its add event binds
     const path = hostPathOf(pv)!;
     const block = pvc.spec?.volumeMode === 'Block';
+    const snapshot = snapshotSourceOf(pvc);
+    const source = snapshot ? await findSnapshotCopy(this.custom, this.opts.dataDir, pvc.metadata?.namespace ?? 'default', snapshot) : undefined;
+    if (source && 'error' in source) {
+      void this.opts.recorder.record(pvc as KubernetesObject, EventTypeWarning, StorageReason.ProvisioningFailed, `failed to provision volume with StorageClass "${sc.metadata?.name}": ${source.error}`);
+      return void this.controller.enqueueAfter(CLAIM + keyOf(pvc as KubernetesObject), 10_000);
+    }
     try {
       await createVolumeFiles(path, requestedBytes(pvc), block, node ?? 'the shared storage', pvc.spec?.resources?.requests?.storage);
+      if (source) await fillFromSnapshot(source.file, path, block);
     } catch (err) {
       const message = `failed to provision volume with StorageClass "${sc.metadata?.name}": ${messageOf(err)}`;
       void this.opts.recorder.record(pvc as KubernetesObject, EventTypeWarning, StorageReason.ProvisioningFailed, message);

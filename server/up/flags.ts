@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { defaultDataDir } from '../data-dir';
+import { parseDurationFlag } from '../duration-flag';
 
 export interface UpOptions {
   dataDir: string;
@@ -11,6 +12,8 @@ export interface UpOptions {
   virtApiPort: number;
   console: boolean;
   host: string;
+  /** how long the printed one-time sign-in link works, in seconds */
+  loginLinkTtl: number;
 }
 
 /** Parses `kv up` flags; bad input is a clear error, not a stack trace. */
@@ -25,6 +28,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
       'virt-api-port': { type: 'string', default: '0' },
       'no-console': { type: 'boolean', default: false },
       host: { type: 'string', default: '127.0.0.1' },
+      'login-link-ttl': { type: 'string', default: '5m' },
     },
     strict: true,
   });
@@ -37,6 +41,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
     virtApiPort: toInt('--virt-api-port', values['virt-api-port']!, 0, 65535),
     console: !values['no-console'],
     host: values.host!,
+    loginLinkTtl: parseDurationFlag('--login-link-ttl', values['login-link-ttl']!, { min: 10, max: 24 * 3600 }),
   };
 }
 

@@ -12,7 +12,7 @@ import { ensureCommonInstancetypes } from './common-instancetypes';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
-import { consoleLoginUrl } from './login-url';
+import { mintLoginLink } from '../console/login-link';
 import { BUNDLE_ENV, pinKvBundle } from '../bundle/pin-bundle';
 
 /** the API server's /healthz answers 200 within the bound (it is a public path: no token needed) */
@@ -152,9 +152,10 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       launch(p.console);
       const base = `http://${opts.host}:${opts.consolePort}`;
       await waitFor('the console', async () => (await httpStatus(`${base}/healthz`)) === 200, { timeoutMs: 120_000, intervalMs: 200, signal: abort.signal });
-      consoleUrl = consoleLoginUrl(base, access!.token);
+      consoleUrl = mintLoginLink(opts.dataDir, base, access!.token, opts.loginLinkTtl).url;
     }
     process.stdout.write(`kubevirt-ts ready: console ${consoleUrl} kubeconfig ${paths.kubeconfig}\n`);
+    if (p.console) say(`kv up: the console link works once, for ${opts.loginLinkTtl} s; \`kv console login-link --data-dir ${opts.dataDir}\` prints a fresh one`);
   } catch (err) {
     if (stopping) return;
     upLog.error({ err: (err as Error).message, logs: paths.logs }, 'start failed');

@@ -8,9 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, SUBRESOURCES_GROUP } from '../../lib/kubevirt';
+import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, SUBRESOURCES_GROUP, VirtualMachineInstancePresetResource } from '../../lib/kubevirt';
 import type { VirtualMachineInstanceMigration } from '../../lib/kubevirt';
-import { jsonPatch, makeKubeClients } from '../kube/clients';
+import { CustomResourceClient, jsonPatch, makeKubeClients } from '../kube/clients';
+import { EventRecorder } from '../kube/events';
+import { presetLookups } from './admission/preset-lookup';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { ClusterConfig } from '../kube/cluster-config';
 import { InstancetypeLookup } from '../kube/instancetype-lookup';
@@ -79,6 +81,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const admission = createAdmissionListener({
     config: () => admissionConfigFrom(clusterConfig.configuration()),
     instancetypes: new InstancetypeLookup(kc),
+    presets: presetLookups(new CustomResourceClient(clients.custom, VirtualMachineInstancePresetResource), new EventRecorder(clients.core, { component: 'virt-api' })),
     getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
     listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],
     getPod: (namespace, name) => clients.core.readNamespacedPod({ namespace, name }).catch(() => undefined),

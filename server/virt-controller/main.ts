@@ -19,6 +19,8 @@ import { KUBEVIRT_TS_VERSION } from '../../lib/kubevirt/version';
 import { VMIController } from './vmi/vmi-controller';
 import { VMController } from './vm/vm-controller';
 import { SnapshotController } from './snapshot/snapshot-controller';
+import { ReplicaSetController } from './replicaset/replicaset-controller';
+import { PoolController } from './pool/pool-controller';
 
 const ctlLog = log.child({ component: 'virt-controller' });
 const COMPONENT = 'virt-controller';
@@ -52,6 +54,8 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
   },
   evacuation: (ctx) => new EvacuationController({ clients: ctx.clients, recorder: ctx.recorder, limits: () => migrationSettingsFrom(ctx.clusterConfig.configuration()) }),
   kubevirt: (ctx) => new KubeVirtController({ custom: ctx.clients.custom, clusterConfig: ctx.clusterConfig, version: KUBEVIRT_TS_VERSION }),
+  replicaset: (ctx) => new ReplicaSetController({ clients: ctx.clients, recorder: ctx.recorder }),
+  pool: (ctx) => new PoolController({ clients: ctx.clients, recorder: ctx.recorder }),
   snapshot: (ctx) => new SnapshotController({ clients: ctx.clients, recorder: ctx.recorder, dataDir: ctx.dataDir }),
   'cluster-config': (ctx) => ctx.clusterConfig,
 };

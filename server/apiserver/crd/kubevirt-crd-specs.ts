@@ -18,6 +18,12 @@ export interface CRDSpec {
   categories: string[];
   statusSubresource: boolean;
   columns: { name: string; type: string; jsonPath: string; description?: string; priority?: number }[];
+  /** the scale subresource on .spec.replicas / .status.replicas / .status.labelSelector (replica sets, pools) */
+  scale?: boolean;
+  /** older versions served beside `version` from the same storage (pools: v1alpha1) */
+  alsoServed?: string[];
+  /** kube's deprecation warning for a served but deprecated kind (presets) */
+  deprecationWarning?: string;
 }
 
 const AGE = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
@@ -68,6 +74,7 @@ export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
   },
   ...instancetypeSpecs(),
   ...snapshotSpecs(),
+  ...vmGroupSpecs(),
   {
     // CDI's DataVolume (cdi.kubevirt.io): a PVC and how to fill it; the storage component imports it
     definition: 'v1beta1.DataVolume', group: 'cdi.kubevirt.io', version: 'v1beta1', kind: 'DataVolume',
@@ -124,6 +131,39 @@ function snapshotSpecs(): CRDSpec[] {
   ];
 }
 
+/** VM groups and presets: replica sets of VMIs, pools of VMs (both scalable) and the deprecated VMI presets */
+function vmGroupSpecs(): CRDSpec[] {
+  const int = (name: string, jsonPath: string, description: string) => ({ name, type: 'integer', jsonPath, description });
+  const replicaColumns = (what: string) => [
+    int('Desired', '.spec.replicas', `Number of desired ${what}`),
+    int('Current', '.status.replicas', `Number of managed and not final or deleted ${what}`),
+    int('Ready', '.status.readyReplicas', `Number of managed ${what} which are ready to receive traffic`),
+    AGE,
+  ];
+  return [
+    {
+      definition: 'v1.VirtualMachineInstanceReplicaSet', group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachineInstanceReplicaSet',
+      plural: 'virtualmachineinstancereplicasets', singular: 'virtualmachineinstancereplicaset', scope: 'Namespaced',
+      shortNames: ['vmirs', 'vmirss'], categories: ['all'], statusSubresource: true, scale: true,
+      columns: replicaColumns('VirtualMachineInstances'),
+    },
+    {
+      definition: 'v1beta1.VirtualMachinePool', group: 'pool.kubevirt.io', version: 'v1beta1', kind: 'VirtualMachinePool',
+      plural: 'virtualmachinepools', singular: 'virtualmachinepool', scope: 'Namespaced',
+      shortNames: ['vmpool', 'vmpools'], categories: ['all'], statusSubresource: true, scale: true, alsoServed: ['v1alpha1'],
+      columns: replicaColumns('VirtualMachines'),
+    },
+    {
+      definition: 'v1.VirtualMachineInstancePreset', group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachineInstancePreset',
+      plural: 'virtualmachineinstancepresets', singular: 'virtualmachineinstancepreset', scope: 'Namespaced',
+      shortNames: ['vmipreset', 'vmipresets'], categories: ['all'], statusSubresource: false, columns: [],
+      deprecationWarning: 'kubevirt.io/v1 VirtualMachineInstancePresets is now deprecated and will be removed in v2.',
+    },
+  ];
+}
+
+const SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' };
+
 /** The CustomResourceDefinition object for one spec, given its structural schema. */
 export function renderCRD(spec: CRDSpec, schema: object): Record<string, unknown> {
   return {
@@ -141,14 +181,18 @@ export function renderCRD(spec: CRDSpec, schema: object): Record<string, unknown
         ...(spec.categories.length ? { categories: spec.categories } : {}),
       },
       scope: spec.scope,
-      versions: [{
-        name: spec.version,
+      versions: [spec.version, ...(spec.alsoServed ?? [])].map((name) => ({
+        name,
         served: true,
-        storage: true,
-        ...(spec.columns.length ? { additionalPrinterColumns: spec.columns } : {}),
-        schema: { openAPIV3Schema: schema },
-        ...(spec.statusSubresource ? { subresources: { status: {} } } : {}),
-      }],
+        storage: name === spec.version,
+        // each version its own copies: the YAML then repeats them instead of aliasing one version's
+        ...(spec.columns.length ? { additionalPrinterColumns: structuredClone(spec.columns) } : {}),
+        ...(spec.deprecationWarning ? { deprecated: true, deprecationWarning: spec.deprecationWarning } : {}),
+        schema: { openAPIV3Schema: name === spec.version ? schema : structuredClone(schema) },
+        ...(spec.statusSubresource || spec.scale
+          ? { subresources: { ...(spec.statusSubresource ? { status: {} } : {}), ...(spec.scale ? { scale: { ...SCALE } } : {}) } }
+          : {}),
+      })),
     },
   };
 }

@@ -39,7 +39,7 @@ describe('buildOpenAPIv3Group', () => {
     const patchOps = Object.values<any>(doc.paths).map((p) => p.patch).filter(Boolean);
     const kinds = patchOps.filter((op) => op.parameters.some((p: any) => p.name === 'fieldValidation'))
       .map((op) => op['x-kubernetes-group-version-kind'].kind);
-    expect(new Set(kinds)).toEqual(new Set(['VirtualMachine', 'VirtualMachineInstance', 'VirtualMachineInstanceMigration', 'KubeVirt']));
+    expect(new Set(kinds)).toEqual(new Set(['VirtualMachine', 'VirtualMachineInstance', 'VirtualMachineInstanceMigration', 'KubeVirt', 'VirtualMachineInstanceReplicaSet', 'VirtualMachineInstancePreset']));
     expect(doc.paths).toHaveProperty(['/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/status']);
   });
 
@@ -56,7 +56,7 @@ describe('buildOpenAPIv3Group', () => {
 describe('buildOpenAPIv3Index', () => {
   it('lists every group/version with a hash that changes with the content', () => {
     const index: any = buildOpenAPIv3Index(rts);
-    expect(Object.keys(index.paths).sort()).toEqual(['api/v1', 'apis/cdi.kubevirt.io/v1beta1', 'apis/instancetype.kubevirt.io/v1beta1', 'apis/kubevirt.io/v1', 'apis/migrations.kubevirt.io/v1alpha1', 'apis/snapshot.kubevirt.io/v1beta1']);
+    expect(Object.keys(index.paths).sort()).toEqual(['api/v1', 'apis/cdi.kubevirt.io/v1beta1', 'apis/instancetype.kubevirt.io/v1beta1', 'apis/kubevirt.io/v1', 'apis/migrations.kubevirt.io/v1alpha1', 'apis/pool.kubevirt.io/v1alpha1', 'apis/pool.kubevirt.io/v1beta1', 'apis/snapshot.kubevirt.io/v1beta1']);
     expect(index.paths['apis/kubevirt.io/v1'].serverRelativeURL).toMatch(/^\/openapi\/v3\/apis\/kubevirt\.io\/v1\?hash=[0-9A-F]{128}$/);
     const changed: any = buildOpenAPIv3Index([pods, ...crs.filter((r) => r.kind !== 'VirtualMachine')]);
     expect(changed.paths['apis/kubevirt.io/v1'].serverRelativeURL).not.toBe(index.paths['apis/kubevirt.io/v1'].serverRelativeURL);

@@ -36,6 +36,9 @@ function editRules(objectVerbs: string[], admin: boolean): PolicyRule[] {
     rule(objectVerbs, ['clone.kubevirt.io'], ['virtualmachineclones']),
     rule(objectVerbs, ['instancetype.kubevirt.io'], INSTANCETYPES),
     rule(objectVerbs, ['pool.kubevirt.io'], ['virtualmachinepools']),
+    // ours: the scale subresources this cluster serves (`kubectl scale vmirs|vmpool`), as kube's edit has deployments/scale
+    rule(['get', 'update', 'patch'], ['kubevirt.io'], ['virtualmachineinstancereplicasets/scale']),
+    rule(['get', 'update', 'patch'], ['pool.kubevirt.io'], ['virtualmachinepools/scale']),
     ...(admin ? [] : [rule(['get', 'list'], ['kubevirt.io'], ['kubevirts'])]),
     rule(READ, ['migrations.kubevirt.io'], ['migrationpolicies']),
   ];

@@ -8,8 +8,9 @@ import { badRequest } from './status-error';
 function tokenReview(r: ResourceRequest, body: any): void {
   const token = body?.spec?.token;
   if (typeof token !== 'string' || !token) throw badRequest('spec.token is required');
-  const user = r.ctx.authenticateToken?.(token);
-  const status = user ? { authenticated: true, user: { username: user.username, groups: user.groups }, audiences: body.spec.audiences ?? [] } : { authenticated: false, error: 'invalid bearer token' };
+  const audiences: string[] | undefined = Array.isArray(body.spec.audiences) && body.spec.audiences.length ? body.spec.audiences.filter((a: unknown) => typeof a === 'string') : undefined;
+  const user = r.ctx.authenticateToken?.(token, audiences);
+  const status = user ? { authenticated: true, user: { username: user.username, groups: user.groups }, audiences: audiences ?? [] } : { authenticated: false, error: 'invalid bearer token' };
   sendJson(r.res, 201, { kind: 'TokenReview', apiVersion: 'authentication.k8s.io/v1', metadata: body.metadata ?? {}, spec: body.spec, status });
 }
 

@@ -22,6 +22,8 @@ export interface ApiContext {
   afterWrite?: (rt: { group: string; resource: string }) => void;
   /** the API server's credential for kubelets' APIs (container logs) */
   kubeletClientToken?: string;
-  /** the user behind a bearer token, for TokenReview */
-  authenticateToken?: (token: string) => User | undefined;
+  /** the user behind a bearer token, for TokenReview (audiences: a bound token must be meant for one of them) */
+  authenticateToken?: (token: string, audiences?: string[]) => User | undefined;
+  /** signs ServiceAccount tokens (serviceaccounts/token) */
+  tokenSigner?: import('../sa-token-signer').TokenSigner;
 }

@@ -4,6 +4,8 @@ import { handleAccessReview } from './access-review';
 import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
+import { handleTokenRequest } from './write/token-request';
+import { handleGetScale, handlePatchScale, handleUpdateScale } from './write/scale-subresource';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
 import { handlePodLog } from './read/pod-log';
 import type { ServedType } from './types/resource-type';
@@ -22,11 +24,13 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   finalize: { update: handleUpdate },
   binding: { create: handleBinding },
   eviction: { create: handleEviction },
+  token: { create: handleTokenRequest },
+  scale: { get: handleGetScale, update: handleUpdateScale, patch: handlePatchScale },
   log: { get: handlePodLog },
 };
 
 function hasSubresource(rt: ServedType, sub: string): boolean {
-  return (sub === 'status' && rt.subresources.status) || Boolean(rt.extraSubresources?.includes(sub));
+  return (sub === 'status' && rt.subresources.status) || (sub === 'scale' && Boolean(rt.subresources.scale)) || Boolean(rt.extraSubresources?.includes(sub));
 }
 
 /** authorizes and dispatches one resource request to its verb handler */
@@ -46,6 +50,8 @@ export async function routeResource(r: ResourceRequest): Promise<void> {
     if (info.verb !== 'create') throw methodNotAllowed();
     return handleAccessReview(r);
   }
+  // kube-apiserver warns on every request to a deprecated custom resource version
+  if (rt.deprecated && rt.deprecationWarning) r.res.setHeader('Warning', `299 - ${JSON.stringify(rt.deprecationWarning)}`);
   const handler = sub ? SUBRESOURCES[sub]?.[info.verb] : MAIN[info.verb];
   if (!handler || (!sub && !rt.verbs.includes(info.verb))) throw methodNotAllowed();
   await handler(r);

@@ -9,6 +9,7 @@ import { log } from '../../log';
 import { resolveImage } from '../../images/image-store';
 import { dataPaths } from '../../data-dir';
 import { importDisk } from './import-disk';
+import { registrySourceDisk } from './registry-source';
 import { readImportJob } from './importer-env';
 import { ProgressFile } from './progress';
 
@@ -37,9 +38,10 @@ export async function runImporterCommand(): Promise<void> {
     logger.info({ source: job.source, endpoint: job.endpoint, sizeBytes: job.sizeBytes }, 'import starting');
     const images = process.env.KV_DATA_DIR ? dataPaths(process.env.KV_DATA_DIR).images : undefined;
     const started = Date.now();
+    const pulled = job.source === 'registry' ? await registrySourceDisk(images, job.endpoint!) : undefined;
     const message = await importDisk(job, new ProgressFile(podDir), (ref) => {
       const entry = images ? resolveImage(images, ref) : undefined;
-      return entry?.disk;
+      return pulled ?? entry?.disk;
     });
     logger.info({ ms: Date.now() - started }, message);
     finish(0, 'Completed', message);

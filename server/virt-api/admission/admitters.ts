@@ -6,7 +6,10 @@ import type { Mutation } from './mutators/mutation';
 import { mutateVM } from './mutators/vm-mutator';
 import { mutateVMICreate, mutateVMIUpdate } from './mutators/vmi-mutator';
 import { mutateMigrationCreate } from './mutators/migration-mutator';
+import type { PresetLike } from './mutators/preset-merge';
 import { validateVM } from './validators/vm-validator';
+import { validateReplicaSet } from './validators/replicaset-validator';
+import { validatePool } from './validators/pool-validator';
 import { validateVMICreate, validateVMIUpdate } from './validators/vmi-validator';
 import { validateMigrationCreate, validateMigrationUpdate, type MigrationLookups } from './validators/migration-validator';
 import { validateMigrationPolicy } from './validators/migration-policy-validator';
@@ -14,13 +17,20 @@ import { validateKubeVirt } from './validators/kubevirt-validator';
 import { validateInstancetypeRefs, type InstancetypeLookups } from './validators/instancetype-validator';
 import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
 
+/** The VMI presets of a namespace, and where a skipped preset is reported (an Event on the VMI). */
+export interface PresetLookups {
+  list(namespace: string): Promise<PresetLike[]>;
+  skipped(vmi: unknown, message: string): void;
+}
+
 export interface AdmitterContext extends MigrationLookups, Partial<Omit<EvictionLookups, 'getVMI'>> {
   config: AdmissionConfig;
   now: Date;
   instancetypes?: InstancetypeLookups;
+  presets?: PresetLookups;
 }
 
-type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation;
+type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation | Promise<Mutation>;
 type Validate = (req: AdmissionRequest, ctx: AdmitterContext) => Cause[] | Promise<Cause[]>;
 /** A validator whose refusal is not a list of causes (the eviction interceptor's 429). */
 type Decide = (req: AdmissionRequest, ctx: AdmitterContext) => Promise<EvictionVerdict>;
@@ -45,6 +55,8 @@ export const WebhookPath = {
   MutateMigration: '/mutate-virtualmachineinstancemigrations',
   ValidateMigration: '/validate-virtualmachineinstancemigrations',
   ValidateMigrationPolicy: '/validate-migrationpolicies',
+  ValidateReplicaSet: '/validate-virtualmachineinstancereplicasets',
+  ValidatePool: '/validate-virtualmachinepools',
   ValidateKubeVirt: '/validate-kubevirts',
   /** KubeVirt serves it at /launcher-eviction-validate; ours keeps virt-api's `/validate-<plural>` shape. */
   ValidateEviction: '/validate-evictions',
@@ -70,9 +82,11 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   },
   [WebhookPath.MutateVMI]: {
     resource: core('virtualmachineinstances'),
-    mutate: (req, ctx) => (isCreate(req)
-      ? mutateVMICreate(req.object, mctx(req, ctx))
-      : mutateVMIUpdate(req.object, req.oldObject, mctx(req, ctx))),
+    mutate: async (req, ctx) => {
+      if (!isCreate(req)) return mutateVMIUpdate(req.object, req.oldObject, mctx(req, ctx));
+      const presets = ctx.presets && req.namespace ? await ctx.presets.list(req.namespace) : [];
+      return mutateVMICreate(req.object, { ...mctx(req, ctx), presets, onPresetSkipped: (m) => (req.dryRun ? undefined : ctx.presets?.skipped(req.object, m)) });
+    },
   },
   [WebhookPath.ValidateVMI]: {
     resource: core('virtualmachineinstances'),
@@ -93,6 +107,14 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.ValidateMigrationPolicy]: {
     resource: { group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies' },
     validate: (req) => validateMigrationPolicy(req.object),
+  },
+  [WebhookPath.ValidateReplicaSet]: {
+    resource: core('virtualmachineinstancereplicasets'),
+    validate: (req, ctx) => validateReplicaSet(req.object, vctx(req, ctx)),
+  },
+  [WebhookPath.ValidatePool]: {
+    resource: { group: 'pool.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinepools' },
+    validate: (req, ctx) => validatePool(req.object, isCreate(req) ? undefined : req.oldObject, vctx(req, ctx)),
   },
   [WebhookPath.ValidateKubeVirt]: {
     resource: core('kubevirts'),

@@ -11,7 +11,7 @@ export type WebhookTarget =
 
 type Op = 'CREATE' | 'UPDATE';
 
-interface Hook { name: string; path: string; group: string; version: string; resource: string; ops: Op[] }
+interface Hook { name: string; path: string; group: string; version: string; resource: string; ops: Op[]; alsoVersions?: string[] }
 
 const MUTATING: Hook[] = [
   { name: 'virtualmachines-mutator.kubevirt.io', path: WebhookPath.MutateVM, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines', ops: ['CREATE', 'UPDATE'] },
@@ -26,6 +26,8 @@ const VALIDATING: Hook[] = [
   { name: 'migration-create-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['CREATE'] },
   { name: 'migration-update-validator.kubevirt.io', path: WebhookPath.ValidateMigration, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancemigrations', ops: ['UPDATE'] },
   { name: 'virt-launcher-eviction-interceptor.kubevirt.io', path: WebhookPath.ValidateEviction, group: '', version: 'v1', resource: 'pods/eviction', ops: ['CREATE'] },
+  { name: 'virtualmachinereplicaset-validator.kubevirt.io', path: WebhookPath.ValidateReplicaSet, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancereplicasets', ops: ['CREATE', 'UPDATE'] },
+  { name: 'virtualmachinepool-validator.kubevirt.io', path: WebhookPath.ValidatePool, group: 'pool.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinepools', ops: ['CREATE', 'UPDATE'], alsoVersions: ['v1alpha1'] },
   { name: 'kubevirt-update-validator.kubevirt.io', path: WebhookPath.ValidateKubeVirt, group: 'kubevirt.io', version: 'v1', resource: 'kubevirts', ops: ['CREATE', 'UPDATE'] },
   { name: 'migration-policy-validator.kubevirt.io', path: WebhookPath.ValidateMigrationPolicy, group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies', ops: ['CREATE', 'UPDATE'] },
 ];
@@ -40,7 +42,7 @@ function toWebhook(h: Hook, target: WebhookTarget, mutating: boolean): Record<st
   return {
     name: h.name,
     clientConfig: clientConfig(target, h.path),
-    rules: [{ apiGroups: [h.group], apiVersions: [h.version], operations: h.ops, resources: [h.resource], scope: '*' }],
+    rules: [{ apiGroups: [h.group], apiVersions: [h.version, ...(h.alsoVersions ?? [])], operations: h.ops, resources: [h.resource], scope: '*' }],
     failurePolicy: 'Fail',
     sideEffects: 'None',
     admissionReviewVersions: ['v1'],

@@ -7,7 +7,7 @@ import { log } from '../../log';
 import { requestPathname } from '../../http/request-target';
 import { withAdmissionDefaults, type AdmissionConfig } from './admission-config';
 import { allowResponse, badRequestResponse, denyResponse, parseAdmissionReview, patchResponse, refuseResponse, type AdmissionReview } from './admission-review';
-import { WEBHOOK_ROUTES } from './admitters';
+import { WEBHOOK_ROUTES, type PresetLookups } from './admitters';
 import { TOO_MANY_REQUESTS_REASON, type EvictionLookups } from './validators/eviction-validator';
 import type { MigrationLookups } from './validators/migration-validator';
 import type { InstancetypeLookups } from './validators/instancetype-validator';
@@ -21,6 +21,7 @@ export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<
   config?: Partial<AdmissionConfig> | (() => Partial<AdmissionConfig>);
   now?: () => Date;
   instancetypes?: InstancetypeLookups;
+  presets?: PresetLookups;
 }
 
 export interface AdmissionHttpResult {
@@ -44,10 +45,13 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
   }
   const actx = {
     config: withAdmissionDefaults(typeof ctx.config === 'function' ? ctx.config() : ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
-    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes,
+    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets,
   };
   try {
-    if (route.mutate) return { status: 200, body: patchResponse(req.uid, route.mutate(req, actx)) };
+    if (route.mutate) {
+      const m = await route.mutate(req, actx);
+      return { status: 200, body: m.refused ? badRequestResponse(req.uid, m.refused) : patchResponse(req.uid, m) };
+    }
     if (route.decide) {
       const v = await route.decide(req, actx);
       return { status: 200, body: v.allowed ? allowResponse(req.uid) : refuseResponse(req.uid, v.code, TOO_MANY_REQUESTS_REASON, v.message) };

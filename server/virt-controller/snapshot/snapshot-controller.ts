@@ -20,6 +20,7 @@ import { restoreComplete, restoreRefused, snapshotFailed, snapshotInProgress, sn
 import { CONTENT_FINALIZER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, type VMRestore, type VMSnapshot, type VMSnapshotContent, type VolumeBackup } from './snapshot-types';
 import { copyDisk, diskFileOf, removeSnapshotData, restoreDisk, snapshotDir } from './volume-copy';
 import { canFreeze, freezeGuest, thawGuest } from './guest-freeze';
+import { renderRestoredClaim, renderRestoredVM, restoredClaimName } from './restore-new-vm';
 
 export interface SnapshotControllerOptions {
   clients: KubeClients;
@@ -182,15 +183,44 @@ export class SnapshotController {
   /** Why the restore cannot run now (KubeVirt's words), or undefined. */
   private restoreBlocker(r: VMRestore, vm: VirtualMachine | undefined, snap: VMSnapshot | undefined): string | undefined {
     const name = r.spec.target.name;
-    if (!vm) return `VirtualMachine "${name}" does not exist: restoring to a new VM is not supported yet`;
+    if (vm) {
+      const running = this.runningBlocker(r, vm);
+      if (running) return running;
+    }
+    if (!snap) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" does not exist`;
+    if (snap.status?.phase === 'Failed') return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" has failed and is invalid to use`;
+    if (!snap.status?.readyToUse) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" is not ready to use`;
+    return name ? undefined : 'spec.target.name is required';
+  }
+
+  /** an existing target must be stopped first (KubeVirt's words) */
+  private runningBlocker(r: VMRestore, vm: VirtualMachine): string | undefined {
+    const name = r.spec.target.name;
     const rs = runStrategyOf(vm);
     if (!rs.ok || rs.strategy !== 'Halted') return `VirtualMachine "${name}" run strategy has to be Halted`;
     const vmi = this.vmis.get(`${r.metadata.namespace}/${name}`);
     if (vmi && vmi.status?.phase !== 'Succeeded' && vmi.status?.phase !== 'Failed') return `VirtualMachine "${name}" is not stopped`;
-    if (!snap) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" does not exist`;
-    if (snap.status?.phase === 'Failed') return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" has failed and is invalid to use`;
-    if (!snap.status?.readyToUse) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" is not ready to use`;
     return undefined;
+  }
+
+  /** Restore to a new VM: claims filled from the snapshot by the provisioner, then the VM on them. */
+  private async restoreToNewVM(r: VMRestore, content: VMSnapshotContent): Promise<NonNullable<NonNullable<VMRestore['status']>['restores']>> {
+    const ns = r.metadata.namespace ?? 'default';
+    const restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
+    for (const b of content.spec.volumeBackups ?? []) {
+      try {
+        await this.opts.clients.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: renderRestoredClaim(r, b) });
+      } catch (err) {
+        if (!isConflict(err)) throw err; // made on an earlier attempt
+      }
+      restores.push({ volumeName: b.volumeName, persistentVolumeClaim: restoredClaimName(r, b.volumeName), volumeSnapshotName: b.volumeSnapshotName });
+    }
+    try {
+      await this.opts.clients.vms.create(ns, renderRestoredVM(r, content) as never);
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+    }
+    return restores;
   }
 
   private async syncRestore(key: string): Promise<void> {
@@ -208,8 +238,14 @@ export class SnapshotController {
     const content = this.contents.get(`${ns}/${snap!.status!.virtualMachineSnapshotContentName}`);
     if (!content || !this.opts.dataDir) return void this.controller.enqueueAfter(`r:${key}`, 1000);
     const dir = snapshotDir(this.opts.dataDir, ns, content.metadata.name ?? '');
-    const restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
+    let restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
     try {
+      if (!vm) {
+        restores = await this.restoreToNewVM(r, content);
+        await this.writeStatus('virtualmachinerestores', r, restoreComplete(r, new Date().toISOString(), restores));
+        void this.opts.recorder.record(r, EventTypeNormal, 'VirtualMachineRestoreComplete', `Successfully completed VirtualMachineRestore ${r.metadata.name}: new VirtualMachine ${r.spec.target.name}`);
+        return;
+      }
       for (const b of content.spec.volumeBackups ?? []) {
         const disk = await this.claimDisk(ns, b.persistentVolumeClaim.metadata.name);
         await restoreDisk(`${dir}/${b.volumeName}.img`, disk.file, disk.block);

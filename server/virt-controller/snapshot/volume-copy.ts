@@ -7,11 +7,12 @@ import { execFile } from 'node:child_process';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { dataPaths } from '../../data-dir';
 
 const run = promisify(execFile);
 
 export function snapshotDir(dataDir: string, namespace: string, content: string): string {
-  return join(dataDir, 'storage', 'snapshots', namespace, content);
+  return dataPaths(dataDir).snapshotContent(namespace, content);
 }
 
 /** The file behind a claim's volume path: disk.img inside a directory, the path itself for Block. */

@@ -57,6 +57,22 @@ describe('computeStatus conditions', () => {
     expect(cond(computeStatus(newVMI(withStatus(failed)), { pods: [], now }), 'Synchronized')).toBeUndefined();
   });
 
+  it('copies the kubelet\'s image pull failure to Synchronized=False until the pull succeeds', () => {
+    const message = 'Back-off pulling image "r:5000/d:v9": ErrImagePull: failed to pull image "r:5000/d:v9": manifest unknown: manifest unknown';
+    const pulling = newPod(base, onNode('n1'), (p) => {
+      p.status = { phase: 'Pending', containerStatuses: [{ name: 'compute', ready: false, restartCount: 0, image: 'x', imageID: '', state: { waiting: { reason: 'ImagePullBackOff', message } } }] };
+    });
+    const s = computeStatus(newVMI(withPhase('Scheduling')), { pods: [pulling], now });
+    expect(cond(s, 'Synchronized')).toMatchObject({ status: 'False', reason: 'ImagePullBackOff', message });
+    expect(s.phase).toBe('Scheduling');
+    const pulled = computeStatus(newVMI(withStatus(s)), { pods: [newPod(base, onNode('n1'), podRunning())], now });
+    expect(cond(pulled, 'Synchronized')).toBeUndefined();
+    // after hand-over, an ErrImagePull the handler set (the launcher found no image) is the handler's
+    const handlers = { type: 'Synchronized', status: 'False' as const, reason: 'ErrImagePull', message: 'from the launcher' };
+    const running = computeStatus(newVMI(withStatus({ phase: 'Running', conditions: [handlers] })), { pods: [newPod(base, onNode('n1'), podRunning())], now });
+    expect(cond(running, 'Synchronized')).toMatchObject(handlers);
+  });
+
   it('leaves the handler\'s Synchronized condition alone after hand-over', () => {
     const handlerCond = { type: 'Synchronized', status: 'False' as const, reason: 'QEMUStartFailed', message: 'x' };
     const s = computeStatus(newVMI(withStatus({ phase: 'Running', conditions: [handlerCond] })), { pods: [newPod(base, onNode('n1'), podRunning())], now });

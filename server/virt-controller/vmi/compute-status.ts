@@ -57,15 +57,30 @@ function computeReady(phase: string, pod: V1Pod | undefined, conds: VMICondition
   return ready.status === 'True' ? { type, status: 'True' } : { type, status: 'False', reason: ready.reason ?? 'PodNotReady', message: ready.message };
 }
 
-function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: StatusInputs): VMICondition[] {
+const IMAGE_PULL_REASONS = new Set<string>([Reason.ErrImagePull, Reason.ImagePullBackOff]);
+
+/** The launcher Pod's image pull failure (the kubelet's waiting reason and message), as KubeVirt copies it. */
+export function podImagePullError(pod: V1Pod | undefined): SyncError | undefined {
+  const waiting = pod?.status?.containerStatuses?.find((c) => IMAGE_PULL_REASONS.has(c.state?.waiting?.reason ?? ''))?.state?.waiting;
+  return waiting ? { reason: waiting.reason!, message: waiting.message ?? '' } : undefined;
+}
+
+function isImagePullCondition(conds: VMICondition[]): boolean {
+  return IMAGE_PULL_REASONS.has(conds.find((c) => c.type === Condition.Synchronized)?.reason ?? '');
+}
+
+function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: StatusInputs, wasControllers: boolean): VMICondition[] {
   let conds = status.conditions ?? [];
+  const syncError = inputs.syncError ?? (CONTROLLER_PHASES.has(status.phase ?? '') ? podImagePullError(pod) : undefined);
   const scheduled = pod && podCondition(pod, 'PodScheduled');
   conds = scheduled?.status === 'False'
     ? setCondition(conds, { type: Condition.PodScheduled, status: 'False', reason: scheduled.reason, message: scheduled.message }, inputs.now)
     : removeCondition(conds, Condition.PodScheduled);
-  if (inputs.syncError) {
-    conds = setCondition(conds, { type: Condition.Synchronized, status: 'False', reason: inputs.syncError.reason, message: inputs.syncError.message }, inputs.now);
-  } else if (CONTROLLER_PHASES.has(status.phase ?? '')) {
+  if (syncError) {
+    conds = setCondition(conds, { type: Condition.Synchronized, status: 'False', reason: syncError.reason, message: syncError.message }, inputs.now);
+  } else if (CONTROLLER_PHASES.has(status.phase ?? '') || (wasControllers && isImagePullCondition(conds))) {
+    // a pull failure this controller copied goes once the Pod stops reporting it, also in the sync
+    // that hands the VMI over (after that, Synchronized is the handler's)
     conds = removeCondition(conds, Condition.Synchronized);
   }
   return setCondition(conds, computeReady(status.phase ?? '', pod, conds), inputs.now);
@@ -103,6 +118,6 @@ export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs)
   if (active) status.activePods = active;
   else delete status.activePods;
   if (pod?.status?.qosClass) status.qosClass = pod.status.qosClass;
-  status.conditions = computeConditions(status, pod, inputs);
+  status.conditions = computeConditions(status, pod, inputs, CONTROLLER_PHASES.has(vmi.status?.phase ?? ''));
   return status;
 }

@@ -11,6 +11,7 @@ import { renderNodeVolumes, withClaimMounts, withNodeMounts, withPodAddressEnv }
 import { launcherClaimVolumes } from './claim-volumes';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import { READINESS_GATE_UNPAUSED } from '../../../lib/kubevirt/labels';
+import { encodePodImages, type PodImage } from '../../images/pod-images';
 
 export interface RenderOptions {
   /**
@@ -67,10 +68,27 @@ function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Po
   return out;
 }
 
+/**
+ * The containerDisk images the node pulls before the launcher starts (a kernelBoot container's
+ * image still comes from the local store only: its layout is not /disk/).
+ */
+export function podImagesOf(vmi: VirtualMachineInstance): PodImage[] {
+  return (vmi.spec?.volumes ?? []).flatMap((v) => (v.containerDisk?.image ? [v.containerDisk] : []))
+    .map((c) => (c.imagePullPolicy ? { image: c.image, imagePullPolicy: c.imagePullPolicy } : { image: c.image }));
+}
+
+/** KubeVirt adds each containerDisk's imagePullSecret to the Pod's imagePullSecrets. */
+function pullSecretsOf(vmi: VirtualMachineInstance): { name: string }[] {
+  const names = (vmi.spec?.volumes ?? []).map((v) => v.containerDisk?.imagePullSecret);
+  return [...new Set(names.filter((n): n is string => Boolean(n)))].map((name) => ({ name }));
+}
+
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
   const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio);
   const claims = launcherClaimVolumes(vmi);
+  const images = podImagesOf(vmi);
+  const pullSecrets = pullSecretsOf(vmi);
   const compute: V1Container = {
     name: COMPUTE_CONTAINER,
     image: opts.launcherImage ?? DEFAULT_LAUNCHER_IMAGE,
@@ -88,6 +106,7 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
         [Annotation.Domain]: name,
         [Annotation.DefaultContainer]: COMPUTE_CONTAINER,
         [Annotation.MemoryOverheadBytes]: String(resources.overheadBytes),
+        ...(images.length ? { [Annotation.ContainerDisks]: encodePodImages(images) } : {}),
       },
       ownerReferences: [{
         apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', name, uid: vmi.metadata.uid ?? '',
@@ -100,6 +119,7 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
       // virt-handler sets it True while the guest runs unpaused, so Services route only to a running guest
       readinessGates: [{ conditionType: READINESS_GATE_UNPAUSED }],
       ...renderScheduling(vmi),
+      ...(pullSecrets.length ? { imagePullSecrets: pullSecrets } : {}),
       containers: opts.launcherImage
         ? [withClaimMounts(withNodeMounts(compute), claims)]
         : [withPodAddressEnv(compute), ...(isSerialConsoleLogged(vmi) ? [renderConsoleLogContainer(DEFAULT_LAUNCHER_IMAGE, compute)] : [])],

@@ -68,12 +68,28 @@ describe('VMI controller on a real API server', () => {
     await waitFor(async () => (await api.call('GET', `${vmis}/alpha`)).status === 404, 5000, 'VMI gone');
   });
 
-  it('reports an unknown image as ErrImagePull and creates no Pod', async () => {
-    const created = await api.call('POST', vmis, newVMI('ghost', 'foo'));
+  it('refuses an image that is not local with imagePullPolicy Never (ErrImageNeverPull) and creates no Pod', async () => {
+    const body = newVMI('ghost', 'foo:v1');
+    (body.spec.volumes[0].containerDisk as Record<string, string>).imagePullPolicy = 'Never';
+    const created = await api.call('POST', vmis, body);
     const vmi = await waitFor(async () => { const v = await getVMI('ghost'); return cond(v, 'Synchronized') ? v : undefined; }, 5000, 'Synchronized');
-    expect(cond(vmi, 'Synchronized')).toMatchObject({ status: 'False', reason: 'ErrImagePull', message: 'image "foo" not found in the local image store; import it with kv images import' });
+    expect(cond(vmi, 'Synchronized')).toMatchObject({ status: 'False', reason: 'ErrImageNeverPull', message: 'Container image "foo:v1" is not present with pull policy of Never' });
     expect(vmi.status.phase).toBe('Pending');
     expect(await launcherPods(created.body.metadata.uid)).toHaveLength(0);
+  });
+
+  it('creates the Pod for a registry image and shows the kubelet\'s pull failure on the VMI', async () => {
+    const image = '127.0.0.1:1/containerdisks/missing:v1';
+    const created = await api.call('POST', vmis, newVMI('pullme', image));
+    type PodView = { metadata: { name: string; annotations: Record<string, string> }; spec: { containers: { image: string }[] } };
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as PodView[];
+    expect(JSON.parse(pod.metadata.annotations['kubevirt-ts.io/container-disks'])).toEqual([{ image }]);
+    const message = `Back-off pulling image "${image}": ErrImagePull: failed to pull image "${image}": manifest unknown: manifest unknown`;
+    await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`, { status: { phase: 'Pending', containerStatuses: [
+      { name: 'compute', image: pod.spec.containers[0].image, imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message } } },
+    ] } }, { contentType: 'application/merge-patch+json' });
+    const vmi = await waitFor(async () => { const v = await getVMI('pullme'); return cond(v, 'Synchronized') ? v : undefined; }, 5000, 'Synchronized');
+    expect(cond(vmi, 'Synchronized')).toMatchObject({ status: 'False', reason: 'ImagePullBackOff', message });
   });
 
   it('copies PodScheduled=False from an unschedulable Pod', async () => {

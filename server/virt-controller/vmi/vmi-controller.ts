@@ -15,7 +15,7 @@ import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
 import { log } from '../../log';
 import { collectionPath, keyOf, PodResource, VirtualMachineInstanceResource } from '../../kube/resources';
-import type { ImageExists } from './check-images';
+import { ERR_IMAGE_NEVER_PULL, type ImageExists } from './check-images';
 import { computeStatus, isFinal } from './compute-status';
 import { APP_VIRT_LAUNCHER, Label, Reason } from './constants';
 import { isLauncherPodOf } from './pod-state';
@@ -139,7 +139,7 @@ export class VMIController {
     const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);
     await patchMetadataIfNeeded(vmiClient, written, { nodeName: status.nodeName, finalizer: !gone },
       (err) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node'));
-    if (syncError?.reason === Reason.ErrImagePull || syncError?.reason === Reason.FailedPvcNotFound) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
+    if (syncError?.reason === Reason.ErrImagePull || syncError?.reason === ERR_IMAGE_NEVER_PULL || syncError?.reason === Reason.FailedPvcNotFound) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
     else if (syncError) throw syncError;
   }
 }

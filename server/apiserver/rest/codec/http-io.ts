@@ -57,6 +57,9 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, heade
 }
 
 export function sendRawJson(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+  // a warning set earlier (a deprecated version's) is kept beside the handler's own
+  const prior = res.getHeader('Warning');
+  if (prior && headers.Warning) headers = { ...headers, Warning: `${String(prior)}, ${headers.Warning}` };
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

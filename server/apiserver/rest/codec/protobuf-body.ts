@@ -3,7 +3,7 @@ import { badRequest, unsupportedMediaType } from '../status-error';
 /**
  * Decoding of the Kubernetes protobuf envelope ("k8s\0" + runtime.Unknown) for the few kinds
  * kubectl's typed commands create with protobuf bodies (create configmap|secret|namespace|
- * serviceaccount|service, expose). Field numbers follow k8s.io/api's generated.proto.
+ * serviceaccount|service, expose, token). Field numbers follow k8s.io/api's generated.proto.
  */
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -173,6 +173,13 @@ const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
     return { target: t && prune({ kind: str(t, 1), namespace: str(t, 2), name: str(t, 3), uid: str(t, 4), apiVersion: str(t, 5) }) };
   },
   SubjectAccessReview: (f) => ({ spec: accessReviewSpec(f) }),
+  /** authentication/v1 TokenRequestSpec: audiences 1, boundObjectRef 3 (kind 1, apiVersion 2, name 3, uid 4), expirationSeconds 4 */
+  TokenRequest: (f) => {
+    const spec = sub(f, 2);
+    const ref = spec && sub(spec, 3);
+    const exp = spec && num(spec, 4);
+    return { spec: spec && prune({ audiences: strs(spec, 1), expirationSeconds: exp === undefined ? undefined : toSigned(exp), boundObjectRef: ref && prune({ kind: str(ref, 1), apiVersion: str(ref, 2), name: str(ref, 3), uid: str(ref, 4) }) }) };
+  },
 };
 
 /** the JSON object inside a protobuf request body; 415 for kinds this server cannot decode */

@@ -24,7 +24,7 @@ const SPECS: BuiltinSpec[] = [
   { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { resource: 'secrets', kind: 'Secret', namespaced: true },
   { resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true },
-  { resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'] },
+  { resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], extraSubresources: ['token'] },
   { resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
   { resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true },
   { resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },

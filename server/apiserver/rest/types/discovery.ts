@@ -36,6 +36,8 @@ const SUBRESOURCE_DOCS: Record<string, (rt: ServedType) => Record<string, unknow
   finalize: (rt) => ({ kind: rt.kind, verbs: ['update'] }),
   binding: () => ({ kind: 'Binding', verbs: ['create'] }),
   eviction: () => ({ group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] }),
+  token: () => ({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }),
+  scale: () => ({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }),
   log: () => ({ kind: 'Pod', verbs: ['get'] }),
 };
 
@@ -43,7 +45,7 @@ function resourceDocs(rt: ServedType): Record<string, unknown>[] {
   const main: Record<string, unknown> = { name: rt.resource, singularName: rt.singular, namespaced: rt.namespaced, kind: rt.kind, verbs: rt.verbs };
   if (rt.shortNames.length) main.shortNames = rt.shortNames;
   if (rt.categories.length) main.categories = rt.categories;
-  const subs = [...(rt.subresources.status ? ['status'] : []), ...(rt.extraSubresources ?? [])];
+  const subs = [...(rt.subresources.status ? ['status'] : []), ...(rt.subresources.scale ? ['scale'] : []), ...(rt.extraSubresources ?? [])];
   return [main, ...subs.map((s) => ({ name: `${rt.resource}/${s}`, singularName: '', namespaced: rt.namespaced, ...SUBRESOURCE_DOCS[s](rt) }))];
 }
 

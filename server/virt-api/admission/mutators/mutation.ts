@@ -7,6 +7,8 @@ import type { AdmissionUser } from '../validators/vmi-validator';
 export interface Mutation {
   patch: Operation[];
   warnings: string[];
+  /** the object is refused with this message (400, as KubeVirt's ToAdmissionResponseError) */
+  refused?: string;
 }
 
 export interface MutationContext {

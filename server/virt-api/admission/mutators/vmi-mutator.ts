@@ -7,6 +7,7 @@ import { Finalizer } from '../../../../lib/kubevirt/labels';
 import { applyVMISpecDefaults } from './vmi-spec-defaults';
 import { randomFirmwareUUID, stableFirmwareUUID } from './firmware-uuid';
 import { addFinalizer, diffToMutation, NO_MUTATION, type Mutation, type MutationContext } from './mutation';
+import { applyPresets, type PresetLike } from './preset-merge';
 
 const VM_KIND = 'VirtualMachine';
 
@@ -35,17 +36,28 @@ function setInitialStatus(vmi: JsonObject, now: Date): void {
   status.currentCPUTopology = { sockets: cpu.sockets, cores: cpu.cores, threads: cpu.threads };
 }
 
-export function mutateVMICreate(vmi: unknown, ctx: MutationContext): Mutation {
+export interface VMICreateContext extends MutationContext {
+  /** the VirtualMachineInstancePresets of the VMI's namespace */
+  presets?: PresetLike[];
+  /** a matching preset was skipped: KubeVirt's "Unable to apply VirtualMachineInstancePreset" */
+  onPresetSkipped?: (message: string) => void;
+}
+
+export function mutateVMICreate(vmi: unknown, ctx: VMICreateContext): Mutation {
   if (!isObject(vmi) || !isObject(vmi.spec) || !isObject(vmi.spec.domain)) return NO_MUTATION;
   if (checkShape(vmi.spec, VMI_SPEC_SHAPE, 'spec').length || checkShape(vmi.metadata, OBJECT_META_SHAPE, 'metadata').length) {
     return NO_MUTATION;
   }
   const out = cloneJson(vmi);
+  // presets first, so the defaults never make a preset conflict
+  const presets = applyPresets(out, ctx.presets ?? []);
+  if (presets.refused) return { ...NO_MUTATION, refused: presets.refused };
+  for (const m of presets.skipped) ctx.onPresetSkipped?.(m);
   applyVMISpecDefaults(out.spec as JsonObject, ctx.config);
   setFirmwareUUID(out);
   setInitialStatus(out, ctx.now);
   addFinalizer(isObject(out.metadata) ? out.metadata : (out.metadata = {}), Finalizer.ForegroundDeleteVirtualMachine);
-  return diffToMutation(vmi, out);
+  return diffToMutation(vmi, out, [...presets.partial, ...presets.skipped]);
 }
 
 /** Users other than KubeVirt's components cannot change a VMI's status: their change is silently reverted. */
