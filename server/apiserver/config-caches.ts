@@ -32,6 +32,7 @@ export function startConfigCaches(ctx: ApiContext): void {
   ctx.webhooks.validating = loadAll(ctx, VALIDATING);
   ctx.apiservices = loadAll(ctx, APISERVICE);
   ctx.afterWrite = (rt) => {
+    ctx.rbac.afterWrite(rt);
     if (same(rt, CRD)) reloadCRDs(ctx);
     else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll(ctx, MUTATING);
     else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll(ctx, VALIDATING);

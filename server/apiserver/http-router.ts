@@ -13,6 +13,7 @@ import { pathNotFound, unauthorized } from './rest/status-error';
 import { authorizeRequest } from './request-authz';
 import type { TokenFile } from './tokens';
 import { authenticate } from './tokens';
+import { impersonatedUser } from './rbac/impersonation';
 
 export const KUBE_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-kubevirt-ts', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.23.0', compiler: 'gc', platform: 'linux/amd64' };
 const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
@@ -40,16 +41,20 @@ function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerRes
 }
 
 async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse, info: RequestInfo): Promise<void> {
-  const user: UserInfo | undefined = authenticate(o.tokens, req);
-  if (!user && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
+  const signedIn: UserInfo | undefined = authenticate(o.tokens, req);
+  if (!signedIn && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
+  const user = signedIn && impersonatedUser(o.ctx, signedIn, req);
   if (info.apiPrefix === 'apis' && info.group && info.version) {
     const svc = findAPIService(o.ctx.apiservices, info.group, info.version);
     if (svc) {
-      authorizeRequest(user!, info);
+      authorizeRequest(o.ctx, user!, info);
       return proxyToAPIService(svc, req, res, user!);
     }
   }
-  if (!info.isResource) return serveNonResource(o, req, res, info.path);
+  if (!info.isResource) {
+    if (user) authorizeRequest(o.ctx, user, info);
+    return serveNonResource(o, req, res, info.path);
+  }
   const rt = o.ctx.registry.find(info.group, info.version, info.resource);
   if (!rt) throw pathNotFound();
   const r: ResourceRequest = { ctx: o.ctx, req, res, info, rt, user: user!, bookmarkIntervalMs: o.bookmarkIntervalMs };

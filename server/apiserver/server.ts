@@ -19,6 +19,9 @@ import type { Store } from './store/types';
 import { startControllers } from './controllers';
 import { ensureKubernetesService } from './kubernetes-service';
 import { mkdirSync } from 'node:fs';
+import { RbacCache } from './rbac/rbac-cache';
+import { reconcileBootstrapPolicy } from './rbac/reconcile-policy';
+import { aggregateClusterRoles } from './controllers/clusterrole-aggregation-controller';
 
 export interface ApiServerOptions {
   dataDir: string;
@@ -55,7 +58,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const pki = ensurePki(paths.pki);
   const tokens = ensureTokens(paths.tokens);
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
-  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger };
+  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store) };
   ctx.tokenSigner = ensureTokenSigner(paths.pki);
   const boundTokens = serviceAccountTokenAuthenticator(ctx, ctx.tokenSigner);
   tokens.boundTokens = (token) => boundTokens(token);
@@ -65,6 +68,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);
+  await reconcileBootstrapPolicy(ctx);
+  await aggregateClusterRoles(ctx);
   const crdCount = await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
   const host = opts.host ?? '127.0.0.1';
   let ready = false;

@@ -34,10 +34,15 @@ export function ensureTokens(path: string): TokenFile {
     { username: ADMIN_USER, groups: [GROUP_MASTERS] },
     { username: VIEWER_USER, groups: [GROUP_VIEWERS] },
     { username: KUBELET_CLIENT_USER, groups: [GROUP_MASTERS] },
-    ...Object.values(COMPONENT_USERS).map((username) => ({ username, groups: [GROUP_MASTERS, ...SERVICE_ACCOUNT_GROUPS] })),
+    // least privilege: the ClusterRoles of deploy/cluster/rbac-*.yaml, bound at start (rbac/component-policy.ts)
+    ...Object.values(COMPONENT_USERS).map((username) => ({ username, groups: SERVICE_ACCOUNT_GROUPS })),
   ];
   const missing = wanted.filter((w) => !file.tokens.some((t) => t.username === w.username));
-  if (missing.length === 0) return file;
+  // a file from before RBAC put the components in system:masters: they lose it
+  const components = new Set<string>(Object.values(COMPONENT_USERS));
+  const demoted = file.tokens.filter((t) => components.has(t.username) && t.groups.includes(GROUP_MASTERS));
+  for (const t of demoted) t.groups = SERVICE_ACCOUNT_GROUPS;
+  if (missing.length === 0 && demoted.length === 0) return file;
   file.tokens.push(...missing.map((w) => ({ token: newToken(), ...w })));
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, JSON.stringify({ tokens: file.tokens }, null, 2), { mode: 0o600 });

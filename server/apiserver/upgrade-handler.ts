@@ -5,6 +5,7 @@ import type { ApiContext } from './rest/api-context';
 import { parseRequestInfo } from './rest/request-info';
 import { pathNotFound, toStatusError, unauthorized } from './rest/status-error';
 import { authorizeRequest } from './request-authz';
+import { impersonatedUser } from './rbac/impersonation';
 import { authenticate, type TokenFile } from './tokens';
 
 /** refuses an upgrade with a plain HTTP response carrying kube's Status */
@@ -19,11 +20,12 @@ export function createUpgradeListener(ctx: ApiContext, tokens: TokenFile) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
       const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-      const user = authenticate(tokens, req);
-      if (!user) throw unauthorized();
+      const signedIn = authenticate(tokens, req);
+      if (!signedIn) throw unauthorized();
+      const user = impersonatedUser(ctx, signedIn, req);
       const svc = info.apiPrefix === 'apis' ? findAPIService(ctx.apiservices, info.group, info.version) : undefined;
       if (!svc) throw pathNotFound();
-      authorizeRequest(user, info);
+      authorizeRequest(ctx, user, info);
       proxyUpgradeToAPIService(svc, req, socket, head, user);
     } catch (err) {
       refuseUpgrade(socket, err);

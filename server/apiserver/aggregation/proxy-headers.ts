@@ -23,6 +23,7 @@ export function forwardedHeaders(
   for (const [k, v] of Object.entries(incoming)) {
     const key = k.toLowerCase();
     if (v === undefined || key === 'authorization' || key === 'host') continue;
+    if (key.startsWith('impersonate-')) continue;
     if (key === REMOTE_USER_HEADER || key === REMOTE_GROUP_HEADER || key.startsWith(REMOTE_EXTRA_PREFIX)) continue;
     if (!opts.upgrade && HOP_BY_HOP.has(key)) continue;
     out[key] = v;

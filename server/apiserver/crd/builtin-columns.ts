@@ -1,6 +1,7 @@
 import { humanAge } from './human-duration';
 import { ENDPOINTS_COLUMNS, ENDPOINT_SLICE_COLUMNS, SERVICE_COLUMNS } from './network-columns';
 import { NETWORK_POLICY_COLUMNS } from './networkpolicy-columns';
+import { BINDING_COLUMNS, ROLE_COLUMNS } from './rbac-columns';
 import { PV_COLUMNS, PVC_COLUMNS, STORAGE_CLASS_COLUMNS, storageClassName } from './storage-columns';
 
 /** A column of a built-in kind's table, with the function that renders its cell. */
@@ -79,6 +80,10 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
   Endpoints: ENDPOINTS_COLUMNS,
   EndpointSlice: ENDPOINT_SLICE_COLUMNS,
   NetworkPolicy: NETWORK_POLICY_COLUMNS,
+  Role: ROLE_COLUMNS,
+  ClusterRole: ROLE_COLUMNS,
+  RoleBinding: BINDING_COLUMNS,
+  ClusterRoleBinding: BINDING_COLUMNS,
   CustomResourceDefinition: [{ name: 'Created At', type: 'date', cell: (o) => o.metadata?.creationTimestamp ?? '' }],
   APIService: [
     { name: 'Service', type: 'string', cell: (o) => (o.spec?.service ? `${o.spec.service.namespace}/${o.spec.service.name}` : 'Local') },

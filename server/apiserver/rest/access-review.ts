@@ -1,4 +1,5 @@
 import { authorize } from '../authz';
+import { selfSubjectRulesReview } from '../rbac/rules-review';
 import type { ResourceRequest } from './handler-context';
 import { parseBody, readBody, sendJson } from './codec/http-io';
 import { badRequest } from './status-error';
@@ -18,21 +19,27 @@ function selfSubjectReview(r: ResourceRequest, body: any): void {
   sendJson(r.res, 201, { kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: body?.metadata ?? {}, status: { userInfo: { username: r.user.username, groups: r.user.groups } } });
 }
 
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
 /** POST subjectaccessreviews / selfsubjectaccessreviews: evaluates authorize() for the spec; token and self reviews too */
 export async function handleAccessReview(r: ResourceRequest): Promise<void> {
   const raw = await readBody(r.req);
   const body = raw.length ? parseBody(raw, r.req.headers['content-type']) : {};
   if (r.rt.resource === 'tokenreviews') return tokenReview(r, body);
   if (r.rt.resource === 'selfsubjectreviews') return selfSubjectReview(r, body);
+  if (r.rt.resource === 'selfsubjectrulesreviews') return selfSubjectRulesReview(r, body);
   const spec = body?.spec;
   if (!spec || typeof spec !== 'object') throw badRequest('spec is required');
   const self = r.rt.resource === 'selfsubjectaccessreviews';
   const user = self ? r.user : { username: spec.user ?? '', groups: spec.groups ?? [] };
   if (!self && !user.username && !user.groups.length) throw badRequest('at least one of user or group must be specified');
   const ra = spec.resourceAttributes;
+  const nra = spec.nonResourceAttributes;
+  if (ra && nra) throw badRequest('cannot specify both resourceAttributes and nonResourceAttributes');
+  if (!ra && !nra) throw badRequest('exactly one of nonResourceAttributes or resourceAttributes must be specified');
   const decision = ra
-    ? authorize(user, { verb: ra.verb, group: ra.group, version: ra.version, resource: ra.resource, subresource: ra.subresource, namespace: ra.namespace, name: ra.name })
-    : authorize(user, { verb: spec.nonResourceAttributes?.verb ?? 'get' });
+    ? authorize(r.ctx, user, { verb: str(ra.verb), group: str(ra.group), version: str(ra.version), resource: str(ra.resource), subresource: str(ra.subresource) || undefined, namespace: str(ra.namespace) || undefined, name: str(ra.name) || undefined })
+    : authorize(r.ctx, user, { verb: str(nra.verb), path: str(nra.path) });
   const status = { allowed: decision.allowed, ...(decision.reason ? { reason: decision.reason } : {}) };
   sendJson(r.res, 201, { kind: r.rt.kind, apiVersion: 'authorization.k8s.io/v1', metadata: body.metadata ?? {}, spec, status });
 }

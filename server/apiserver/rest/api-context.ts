@@ -1,4 +1,5 @@
 import type { Logger } from '../../log';
+import type { RbacCache } from '../rbac/rbac-cache';
 import type { Store } from '../store/types';
 import type { TypeRegistry } from './types/type-registry';
 
@@ -15,6 +16,8 @@ export interface ApiContext {
   /** APIService objects, kept current by a store watch */
   apiservices: any[];
   log: Logger;
+  /** the RBAC policy in memory (Roles, ClusterRoles and their bindings) */
+  rbac: RbacCache;
   /** called after every committed write (keeps the CRD, webhook and APIService caches current) */
   afterWrite?: (rt: { group: string; resource: string }) => void;
   /** the API server's credential for kubelets' APIs (container logs) */

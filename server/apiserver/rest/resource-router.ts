@@ -1,4 +1,5 @@
 import { authorize, forbiddenMessage } from '../authz';
+import { logComponentDenial } from '../request-authz';
 import { handleAccessReview } from './access-review';
 import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
@@ -41,7 +42,8 @@ export async function routeResource(r: ResourceRequest): Promise<void> {
   const needsNamespace = rt.namespaced && ['create', 'get', 'update', 'patch', 'delete', 'deletecollection'].includes(info.verb);
   if (needsNamespace && !info.namespace) throw pathNotFound();
   const attrs = { verb: info.verb, group: rt.group, version: rt.version, resource: rt.resource, subresource: sub, namespace: info.namespace, name: info.name };
-  if (!authorize(user, attrs).allowed) {
+  if (!authorize(r.ctx, user, attrs).allowed) {
+    logComponentDenial(r.ctx, user, attrs);
     throw forbidden(forbiddenMessage(user, attrs), { name: info.name, group: rt.group, kind: rt.resource });
   }
   if (VIRTUAL_RESOURCES.has(rt.resource)) {

@@ -131,7 +131,24 @@ function serviceSpec(f: Fields): Record<string, unknown> | undefined {
   });
 }
 
+const each = (f: Fields, n: number) => ((f.get(n) as Buffer[] | undefined) ?? []).map(readFields);
+
+/** rbac/v1 PolicyRule, Subject, RoleRef and AggregationRule (generated.proto field numbers) */
+const policyRules = (f: Fields) => each(f, 2).map((r) => prune({ verbs: strs(r, 1) ?? [], apiGroups: strs(r, 2), resources: strs(r, 3), resourceNames: strs(r, 4), nonResourceURLs: strs(r, 5) }));
+const subjects = (f: Fields) => (f.has(2) ? each(f, 2).map((s) => prune({ kind: str(s, 1), apiGroup: str(s, 2), name: str(s, 3), namespace: str(s, 4) })) : undefined);
+const roleRef = (f: Fields) => { const r = sub(f, 3); return r && prune({ apiGroup: str(r, 1), kind: str(r, 2), name: str(r, 3) }); };
+function aggregationRule(f: Fields): Record<string, unknown> | undefined {
+  const a = sub(f, 3);
+  if (!a) return undefined;
+  return { clusterRoleSelectors: each(a, 1).map((s) => prune({ matchLabels: map(s, 1), matchExpressions: s.has(2) ? each(s, 2).map((e) => prune({ key: str(e, 1), operator: str(e, 2), values: strs(e, 3) })) : undefined })) };
+}
+
 const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
+  Role: (f) => ({ rules: policyRules(f) }),
+  ClusterRole: (f) => ({ rules: policyRules(f), aggregationRule: aggregationRule(f) }),
+  RoleBinding: (f) => ({ subjects: subjects(f), roleRef: roleRef(f) }),
+  ClusterRoleBinding: (f) => ({ subjects: subjects(f), roleRef: roleRef(f) }),
+  SelfSubjectRulesReview: (f) => { const s = sub(f, 2); return { spec: prune({ namespace: s && str(s, 1) }) }; },
   Service: (f) => ({ spec: serviceSpec(f) }),
   ConfigMap: (f) => ({ data: map(f, 2), binaryData: map(f, 3, true), immutable: bool(f, 4) }),
   Secret: (f) => ({ data: map(f, 2, true), type: str(f, 3), stringData: map(f, 4), immutable: bool(f, 5) }),

@@ -40,6 +40,11 @@ const SPECS: BuiltinSpec[] = [
   { group: 'apiregistration.k8s.io', resource: 'apiservices', kind: 'APIService', namespaced: false, categories: ['api-extensions'], status: true },
   { group: 'authorization.k8s.io', resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, verbs: ['create'] },
   { group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false, verbs: ['create'] },
+  { group: 'authorization.k8s.io', resource: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false, verbs: ['create'] },
+  { group: 'rbac.authorization.k8s.io', resource: 'roles', kind: 'Role', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false },
+  { group: 'rbac.authorization.k8s.io', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true },
+  { group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
   { group: 'authentication.k8s.io', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, verbs: ['create'] },
   { group: 'authentication.k8s.io', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] },
 ];
@@ -71,7 +76,7 @@ function toServedType(s: BuiltinSpec): ServedType {
 export const BUILTIN_TYPES: readonly ServedType[] = SPECS.map(toServedType);
 
 /** resources that have no storage: their create is answered by a handler */
-export const VIRTUAL_RESOURCES = new Set(['subjectaccessreviews', 'selfsubjectaccessreviews', 'tokenreviews', 'selfsubjectreviews']);
+export const VIRTUAL_RESOURCES = new Set(['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'tokenreviews', 'selfsubjectreviews']);
 
 /** namespaces that always exist, created at start like kube-apiserver's bootstrap */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];

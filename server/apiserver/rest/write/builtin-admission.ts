@@ -2,7 +2,9 @@
  * What kube-apiserver does to a built-in kind's write besides webhooks: its compiled-in admission
  * plugins (storage ones here) and the registry strategy's validation (422 Invalid with its causes).
  */
-import type { ApiContext } from '../api-context';
+import type { ApiContext, User } from '../api-context';
+import { isRbacResource } from '../../rbac/policy';
+import { confirmRbacWrite } from '../../rbac/escalation';
 import { invalid } from '../status-error';
 import type { ServedType } from '../types/resource-type';
 import { admitStorageCreate, validateStorageUpdate } from './storage-kinds/storage-admission';
@@ -18,19 +20,21 @@ export type FinishWrite = () => void;
 const NOTHING: FinishWrite = () => undefined;
 
 /** mutating plugins, then the strategy's Validate, then allocation (Service IPs and ports) */
-export function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj): FinishWrite {
+export function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj, user?: User): FinishWrite {
   if (!rt.builtin) return NOTHING;
   admitStorageCreate(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
   const causes = strategyFor(rt).validate?.(obj) ?? [];
   if (causes.length) throw invalid(rt, nameOf(obj), causes);
+  if (isRbacResource(rt)) confirmRbacWrite(ctx, user, rt.resource, obj as never);
   return allocateForServiceWrite(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
 }
 
 /** the strategy's ValidateUpdate (main resource only), then validating plugins, then allocation */
-export function admitBuiltinUpdate(ctx: ApiContext, rt: ServedType, obj: Obj, old: Obj, subresource?: string): FinishWrite {
+export function admitBuiltinUpdate(ctx: ApiContext, rt: ServedType, obj: Obj, old: Obj, subresource?: string, user?: User): FinishWrite {
   if (!rt.builtin || subresource) return NOTHING;
   const causes = strategyFor(rt).validateUpdate?.(obj, old) ?? [];
   if (causes.length) throw invalid(rt, nameOf(obj), causes);
+  if (isRbacResource(rt)) confirmRbacWrite(ctx, user, rt.resource, obj as never);
   validateStorageUpdate(ctx.store, { group: rt.group, resource: rt.resource, object: obj, oldObject: old });
   return allocateForServiceWrite(ctx.store, { group: rt.group, resource: rt.resource, object: obj, oldObject: old });
 }

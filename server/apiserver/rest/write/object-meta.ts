@@ -46,7 +46,8 @@ export function initObjectMeta(rt: ServedType, obj: any): void {
   if (!m.name) {
     throw invalid(rt, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
   }
-  if (!NAME_RE.test(m.name) || m.name.length > 253) {
+  // RBAC objects are named by path segments (`system:basic-user`): their strategy validates that
+  if (rt.group !== 'rbac.authorization.k8s.io' && (!NAME_RE.test(m.name) || m.name.length > 253)) {
     throw invalid(rt, m.name, [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${m.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character` }]);
   }
   m.uid = randomUUID();

@@ -3,6 +3,7 @@ import type { StatusCause } from '../status-error';
 import type { ServedType } from '../types/resource-type';
 import { SERVICE_STRATEGY } from './service-kinds/service-strategy';
 import { NETWORK_POLICY_STRATEGY } from './network-kinds/networkpolicy-strategy';
+import { CLUSTER_ROLE_BINDING_STRATEGY, CLUSTER_ROLE_STRATEGY, ROLE_BINDING_STRATEGY, ROLE_STRATEGY } from './rbac-kinds/rbac-strategy';
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
 
 /**
@@ -80,6 +81,10 @@ const STRATEGIES: Record<string, Strategy> = {
   '/persistentvolumes': PV_STRATEGY,
   'storage.k8s.io/storageclasses': STORAGE_CLASS_STRATEGY,
   'networking.k8s.io/networkpolicies': NETWORK_POLICY_STRATEGY,
+  'rbac.authorization.k8s.io/roles': ROLE_STRATEGY,
+  'rbac.authorization.k8s.io/clusterroles': CLUSTER_ROLE_STRATEGY,
+  'rbac.authorization.k8s.io/rolebindings': ROLE_BINDING_STRATEGY,
+  'rbac.authorization.k8s.io/clusterrolebindings': CLUSTER_ROLE_BINDING_STRATEGY,
 };
 
 export function strategyFor(rt: Pick<ServedType, 'group' | 'resource'>): Strategy {

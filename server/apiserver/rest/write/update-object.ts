@@ -53,7 +53,7 @@ async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, 
   if (!subresource) strategyFor(rt).prepareForUpdate?.(next, current);
   else if (subresource === 'status') strategyFor(rt).prepareForStatusUpdate?.(next, current);
   if (tracksGeneration(rt) && specChanged(rt, next, current)) next.metadata.generation = (current.metadata.generation ?? 0) + 1;
-  onFinish(admitBuiltinUpdate(ctx, rt, next, current, subresource));
+  onFinish(admitBuiltinUpdate(ctx, rt, next, current, subresource, opts.user));
   const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
   next = admitted.object;
