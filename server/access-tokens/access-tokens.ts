@@ -6,14 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, type KubeConfig, type V1ServiceAccount } from '@kubernetes/client-node';
 import { isConflict, isNotFound } from '../kube/api-errors';
-import { createRoleBindingToleratingUnservedRbac, deleteRoleBinding, type TokenRole } from './role-binding';
+import { createRoleBinding, deleteRoleBinding, type TokenRole } from './role-binding';
 
 export const TOKENS_NAMESPACE = 'kubevirt-ts-tokens';
 const ROLE_LABEL = 'kubevirt-ts.io/token-role';
 const SCOPE_ANNOTATION = 'kubevirt-ts.io/token-namespace';
 const EXPIRES_ANNOTATION = 'kubevirt-ts.io/token-expires';
 
-export interface CreatedToken { name: string; role: TokenRole; namespace?: string; token: string; expiresAt: string; binding: 'created' | 'rbac-not-served' }
+export interface CreatedToken { name: string; role: TokenRole; namespace?: string; token: string; expiresAt: string }
 export interface ListedToken { name: string; role: string; scope: string; createdAt: string; expiresAt: string }
 
 const shortRandom = () => randomBytes(4).toString('hex').slice(0, 6);
@@ -37,9 +37,9 @@ export async function createAccessToken(kc: KubeConfig, opts: { role: TokenRole;
     body: { metadata: { name, labels, annotations: { [SCOPE_ANNOTATION]: opts.namespace ?? '', [EXPIRES_ANNOTATION]: expiresAt } } },
   });
   try {
-    const binding = await createRoleBindingToleratingUnservedRbac(kc, { name, role: opts.role, namespace: opts.namespace, subject: { namespace: TOKENS_NAMESPACE, name }, labels });
+    await createRoleBinding(kc, { name, role: opts.role, namespace: opts.namespace, subject: { namespace: TOKENS_NAMESPACE, name }, labels });
     const tr = await core.createNamespacedServiceAccountToken({ name, namespace: TOKENS_NAMESPACE, body: { spec: { audiences: [], expirationSeconds: opts.ttlSeconds } } });
-    return { name, role: opts.role, namespace: opts.namespace, token: tr.status!.token, expiresAt: toIso(tr.status!.expirationTimestamp) ?? expiresAt, binding };
+    return { name, role: opts.role, namespace: opts.namespace, token: tr.status!.token, expiresAt: toIso(tr.status!.expirationTimestamp) ?? expiresAt };
   } catch (err) {
     await revokeAccessToken(kc, name).catch(() => undefined); // leave no half-made token behind
     throw err;

@@ -40,7 +40,6 @@ async function create(kc: KubeConfig, values: { role?: string; ttl?: string; nam
   const scope = t.namespace ? `namespace ${t.namespace}` : 'all namespaces';
   const lines = [
     `kv token: ${t.name}: role ${t.role} in ${scope}, expires ${t.expiresAt}`,
-    ...(t.binding === 'rbac-not-served' ? ['kv token: warning: this API server does not serve rbac.authorization.k8s.io yet, so the token has no role binding (it authenticates, but may do nothing)'] : []),
     `kv token: use it with kubectl: kubectl config set-credentials ${t.name} --token=<the token> && kubectl config set-context ${t.name} --cluster=<your cluster> --user=${t.name}`,
     `kv token: revoke it (and every token of ${t.name}) with: kv token revoke ${t.name}`,
   ];

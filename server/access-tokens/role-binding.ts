@@ -8,25 +8,7 @@ import { isNotFound } from '../kube/api-errors';
 export type TokenRole = 'view' | 'edit' | 'admin';
 export const TOKEN_ROLES: readonly TokenRole[] = ['view', 'edit', 'admin'];
 
-/**
- * Until rbac.authorization.k8s.io is served (it lands with the RBAC work), creating a binding
- * answers 404; while this is true that 404 is tolerated (the token is made, without its role, and
- * the user is told). Set it to false once RBAC is served so a missing binding is an error.
- */
-export const TOLERATE_UNSERVED_RBAC = true;
-
 export interface BindingSpec { name: string; role: TokenRole; namespace?: string; subject: { namespace: string; name: string }; labels: Record<string, string> }
-
-/** 'created', or 'rbac-not-served' when the API server has no RBAC yet (see TOLERATE_UNSERVED_RBAC) */
-export async function createRoleBindingToleratingUnservedRbac(kc: KubeConfig, b: BindingSpec): Promise<'created' | 'rbac-not-served'> {
-  try {
-    await createRoleBinding(kc, b);
-    return 'created';
-  } catch (err) {
-    if (TOLERATE_UNSERVED_RBAC && isNotFound(err)) return 'rbac-not-served';
-    throw err;
-  }
-}
 
 export async function createRoleBinding(kc: KubeConfig, b: BindingSpec): Promise<void> {
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
