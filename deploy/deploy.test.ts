@@ -73,9 +73,13 @@ describe('deploy manifests', () => {
 });
 
 describe('RBAC', () => {
-  it('every rule names an existing group, resource and verb', () => {
+  it('every rule of our components names an existing group, resource and verb', () => {
     const known = knownResources();
-    for (const role of clusterRoles()) {
+    // KubeVirt's user roles (rbac-user-roles.yaml) are generated from the embedded policy, rule for
+    // rule as KubeVirt's operator installs them, so they also name subresources we do not serve
+    // (sev/*, usbredir, guestfs…); user-roles-manifest.test.ts keeps that file equal to the policy
+    const ours = clusterObjects().filter((l) => l.obj.kind === 'ClusterRole' && l.file !== 'rbac-user-roles.yaml').map((l) => l.obj.metadata.name);
+    for (const role of clusterRoles().filter((r) => ours.includes(r.metadata?.name ?? ''))) {
       for (const rule of role.rules ?? []) {
         for (const g of rule.apiGroups ?? []) {
           for (const r of rule.resources ?? []) expect(known.get(g)?.has(r), `${role.metadata.name}: ${g}/${r}`).toBe(true);
@@ -89,7 +93,9 @@ describe('RBAC', () => {
     const objs = clusterObjects().map((l) => l.obj);
     for (const b of objs.filter((o) => o.kind.endsWith('RoleBinding'))) {
       expect(objs.some((o) => o.kind === b.roleRef.kind && o.metadata.name === b.roleRef.name), `${b.metadata.name} → ${b.roleRef.name}`).toBe(true);
-      for (const s of b.subjects) expect(objs.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === s.name && o.metadata.namespace === s.namespace)).toBe(true);
+      for (const s of b.subjects.filter((x: { kind: string }) => x.kind === 'ServiceAccount')) {
+        expect(objs.some((o) => o.kind === 'ServiceAccount' && o.metadata.name === s.name && o.metadata.namespace === s.namespace), `${b.metadata.name} → ${s.namespace}/${s.name}`).toBe(true);
+      }
     }
   });
 
