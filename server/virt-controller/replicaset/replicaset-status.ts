@@ -3,7 +3,8 @@
  * selector as a string (the scale subresource's labelSelectorPath), and KubeVirt's conditions:
  * ReplicaPaused while spec.paused, ReplicaFailure (FailedCreate / FailedDelete) while scaling fails.
  */
-import { removeCondition, selectorString, setCondition, ReplicaSetConditionType } from '../../../lib/kubevirt';
+import { selectorString, ReplicaSetConditionType } from '../../../lib/kubevirt';
+import { replicaConditions } from '../replica-conditions';
 import type { VirtualMachineInstance, VirtualMachineInstanceReplicaSet } from '../../../lib/kubevirt';
 import { isVMIReady } from './plan-replicas';
 
@@ -12,18 +13,9 @@ export type RSStatus = NonNullable<VirtualMachineInstanceReplicaSet['status']>;
 export interface ScaleFailure { reason: 'FailedCreate' | 'FailedDelete'; message: string }
 
 export function computeRSStatus(rs: VirtualMachineInstanceReplicaSet, active: VirtualMachineInstance[], failure: ScaleFailure | undefined, now: Date): RSStatus {
-  const old = rs.status ?? {};
-  let conditions = old.conditions ?? [];
-  conditions = rs.spec.paused
-    ? setCondition(conditions, { type: ReplicaSetConditionType.ReplicaPaused, status: 'True', reason: 'Paused', message: 'Controller got paused' }, now)
-    : removeCondition(conditions, ReplicaSetConditionType.ReplicaPaused);
+  const paused = rs.spec.paused ? { reason: 'Paused', message: 'Controller got paused' } : undefined;
   // KubeVirt keeps the first failure's reason and message until a sync succeeds
-  const hadFailure = conditions.some((c) => c.type === ReplicaSetConditionType.ReplicaFailure);
-  if (failure && !hadFailure) {
-    conditions = setCondition(conditions, { type: ReplicaSetConditionType.ReplicaFailure, status: 'True', reason: failure.reason, message: failure.message }, now);
-  } else if (!failure) {
-    conditions = removeCondition(conditions, ReplicaSetConditionType.ReplicaFailure);
-  }
+  const conditions = replicaConditions(rs.status?.conditions ?? [], paused, failure, now);
   return {
     replicas: active.length,
     readyReplicas: active.filter(isVMIReady).length,
