@@ -13,11 +13,11 @@ export interface Kubectl {
   dispose(): void;
 }
 
-export function makeKubectl(kubeconfig: string): Kubectl {
+export function makeKubectl(kubeconfig: string, requestTimeout = '30s'): Kubectl {
   const home = mkdtempSync(join(tmpdir(), 'kv-kubectl-home-'));
   return {
     run: (...args) => new Promise((resolve) => {
-      const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=30s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
+      const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, `--request-timeout=${requestTimeout}`, ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
       let out = '';
       let err = '';
       p.stdout.on('data', (d) => { out += d; });

@@ -1,27 +1,18 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from './kubeconfig';
 import { startTestServer, type TestServer } from './testing/test-server';
+import { makeKubectl, type Kubectl } from '../../e2e/support/kubectl';
 
 /** The scale subresource of replica sets and pools, driven by the real kubectl. */
-const KUBECTL = '/usr/bin/kubectl';
 let t: TestServer;
 let home: string;
 let kubeconfig: string;
+let k: Kubectl;
+const kubectl = (...args: string[]) => k.run(...args);
 
-function kubectl(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
 
 const RS = `apiVersion: kubevirt.io/v1
 kind: VirtualMachineInstanceReplicaSet
@@ -48,8 +39,10 @@ beforeAll(async () => {
   kubeconfig = join(home, 'kubeconfig');
   writeKubeconfig(kubeconfig, { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
   writeFileSync(join(home, 'rs.yaml'), RS);
+  k = makeKubectl(kubeconfig, '20s');
 });
 afterAll(async () => {
+  k?.dispose();
   await t?.close();
   rmSync(home, { recursive: true, force: true });
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +9,8 @@ import { makeKubeClients, type KubeClients } from '../../kube/clients';
 import { makeKubeConfig } from '../../kube/kubeconfig';
 import { waitFor } from '../../kube/testing/wait-for';
 import { Kubelet } from '../kubelet';
+import { makeKubectl, type Kubectl } from '../../../e2e/support/kubectl';
 
-const KUBECTL = '/usr/bin/kubectl';
 const NODE = 'node-logs';
 let t: TestServer;
 let home: string;
@@ -20,17 +19,9 @@ let kubelet: Kubelet;
 let running: Promise<void>;
 const stop = new AbortController();
 
-function kubectl(kubeconfig: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
-const admin = (...args: string[]) => kubectl(join(home, 'admin'), ...args);
+let adminKubectl: Kubectl;
+let viewerKubectl: Kubectl;
+const admin = (...args: string[]) => adminKubectl.run(...args);
 
 function pod(name: string, script: string, more: V1Container[] = []): V1Pod {
   return {
@@ -51,6 +42,8 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'kv-logs-home-'));
   writeKubeconfig(join(home, 'admin'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
   writeKubeconfig(join(home, 'viewer'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.viewerToken });
+  adminKubectl = makeKubectl(join(home, 'admin'), '20s');
+  viewerKubectl = makeKubectl(join(home, 'viewer'), '20s');
   const kc = makeKubeConfig({ server: t.srv.url, token: t.srv.adminToken, caPem: t.srv.caPem });
   c = makeKubeClients(kc);
   kubelet = new Kubelet({ kc, nodeName: NODE, dataDir: t.dataDir, leaseIntervalMs: 500, stopPodsOnExit: true, allowHostCommands: true, podNetwork: false });
@@ -61,6 +54,8 @@ beforeAll(async () => {
 afterAll(async () => {
   stop.abort();
   await running;
+  adminKubectl?.dispose();
+  viewerKubectl?.dispose();
   await t?.close();
   rmSync(home, { recursive: true, force: true });
 });
@@ -73,7 +68,7 @@ describe('kubectl logs through the kubelet API', () => {
     expect(await admin('logs', 'talker', '--tail=1')).toMatchObject({ code: 0, out: 'three\n' });
     expect(await admin('logs', 'talker', '--tail=0')).toMatchObject({ code: 0, out: '' });
     expect(await admin('logs', 'talker', '--limit-bytes=6')).toMatchObject({ code: 0, out: 'one\ntw' });
-    expect(await kubectl(join(home, 'viewer'), 'logs', 'talker')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n' });
+    expect(await viewerKubectl.run('logs', 'talker')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n' });
   });
 
   it('follows a container until it ends', async () => {
