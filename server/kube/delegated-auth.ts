@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { AuthenticationV1Api, AuthorizationV1Api, type KubeConfig, type V1ResourceAttributes } from '@kubernetes/client-node';
 
-export type Review = { allowed: true; username: string } | { allowed: false; code: 401 | 403; message: string };
+export type Review = { allowed: true; username: string } | { allowed: false; code: 401 | 403; message: string; username?: string };
 
 export interface DelegatedAuthOptions {
   allowTtlMs?: number;
@@ -52,6 +52,6 @@ export class DelegatedAuth {
     });
     if (sar.status?.allowed) return { allowed: true, username: user.username };
     // the kubelet's wording for a denied request
-    return { allowed: false, code: 403, message: `Forbidden (user=${user.username}, verb=${attrs.verb}, resource=${attrs.resource}, subresource=${attrs.subresource ?? ''})` };
+    return { allowed: false, code: 403, username: user.username, message: `Forbidden (user=${user.username}, verb=${attrs.verb}, resource=${attrs.resource}, subresource=${attrs.subresource ?? ''})` };
   }
 }

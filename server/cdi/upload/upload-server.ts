@@ -10,7 +10,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { AuthenticationV1Api, AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { bearerToken, DelegatedAuth } from '../../kube/delegated-auth';
 import { log } from '../../log';
 import { diskFromFile } from '../importer/import-disk';
 import { ImportError } from '../importer/fetch-source';
@@ -27,22 +28,12 @@ const send = (res: ServerResponse, code: number, message: string) => {
   res.end(`${message}\n`);
 };
 
-async function authorized(kc: KubeConfig, token: string, namespace: string, name: string): Promise<string | undefined> {
-  const review = await kc.makeApiClient(AuthenticationV1Api).createTokenReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } });
-  const user = review.status?.user;
-  if (!review.status?.authenticated || !user?.username) return 'invalid token';
-  const sar = await kc.makeApiClient(AuthorizationV1Api).createSubjectAccessReview({
-    body: {
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
-      spec: { user: user.username, groups: user.groups, resourceAttributes: { group: 'cdi.kubevirt.io', resource: 'datavolumes', verb: 'update', namespace, name } },
-    },
-  });
-  return sar.status?.allowed ? undefined : `User "${user.username}" cannot upload to datavolume ${namespace}/${name}`;
-}
 
 export function createUploadServer(kc: KubeConfig, target: UploadTarget): Server {
   const logger = log.child({ component: 'uploadproxy' });
   const busy = new Set<string>();
+  // every upload asks afresh (no cached decisions): a revoked right stops the next upload at once
+  const auth = new DelegatedAuth(kc, { allowTtlMs: 0, denyTtlMs: 0 });
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://uploadproxy');
@@ -51,11 +42,11 @@ export function createUploadServer(kc: KubeConfig, target: UploadTarget): Server
       if (req.method !== 'POST') return send(res, 405, 'method not allowed');
       const namespace = url.searchParams.get('namespace') ?? '';
       const name = url.searchParams.get('name') ?? '';
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const token = bearerToken(req.headers.authorization);
       if (!namespace || !name) return send(res, 400, 'namespace and name query parameters are required');
       if (!token) return send(res, 401, 'missing bearer token');
-      const denied = await authorized(kc, token, namespace, name);
-      if (denied) return send(res, denied === 'invalid token' ? 401 : 403, denied);
+      const review = await auth.review(token, { group: 'cdi.kubevirt.io', resource: 'datavolumes', verb: 'update', namespace, name });
+      if (!review.allowed) return send(res, review.code, review.code === 401 ? 'invalid token' : `User "${review.username}" cannot upload to datavolume ${namespace}/${name}`);
       const where = await target.resolve(namespace, name);
       if ('error' in where) return send(res, where.code, where.error);
       const key = `${namespace}/${name}`;
