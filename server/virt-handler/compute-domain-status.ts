@@ -83,9 +83,13 @@ function pausedCondition(domain: DomainStatus | undefined): Omit<VMICondition, '
 
 type NewCondition = Omit<VMICondition, 'lastTransitionTime'>;
 
+/** the agent answers: what the last guest-info query said, else QEMU's view of the channel */
+export function isAgentConnected(o: Pick<Observed, 'guest' | 'domain'>): boolean {
+  return Boolean(o.guest?.connected ?? o.domain?.agentConnected);
+}
+
 function agentCondition(o: Observed, alive: boolean): NewCondition | undefined {
-  const connected = o.guest?.connected ?? o.domain?.agentConnected;
-  return alive && connected ? { type: Condition.AgentConnected, status: 'True' } : undefined;
+  return alive && isAgentConnected(o) ? { type: Condition.AgentConnected, status: 'True' } : undefined;
 }
 
 /** the Node's NetworkUnavailable, said on the VMI where it costs the guest something */

@@ -14,7 +14,7 @@ import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../kube/e
 import { Informer } from '../kube/informer';
 import { collectionPath, VirtualMachineInstanceResource } from '../kube/resources';
 import { log } from '../log';
-import { computeDomainStatus } from './compute-domain-status';
+import { computeDomainStatus, isAgentConnected } from './compute-domain-status';
 import { Phase, Reason } from './constants';
 import { LauncherConnections } from './launcher-connections';
 import { forgetGuestInfo, observeLauncher } from './observe-launcher';
@@ -100,7 +100,7 @@ export class VMIHandler {
     const seen = await observeLauncher(this.connections, podDir, key, vmi, () => this.controller.enqueue(key));
     if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
     if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
-    const agentConnected = seen.domain?.state === 'running' && Boolean(seen.guest?.connected ?? seen.domain.agentConnected);
+    const agentConnected = seen.domain?.state === 'running' && isAgentConnected(seen);
     const accessCredentials = this.credentials.observe(vmi, podDir, key, agentConnected);
     const status = computeDomainStatus(vmi, { ...seen, accessCredentials, node: this.opts.node, now: new Date() });
     if (status.phase === Phase.Running && hasHotplugWork(vmi)) {
