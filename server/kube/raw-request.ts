@@ -18,25 +18,26 @@ export class RawRequestError extends Error {
  * too to keep one shape in its cache).
  */
 export async function getJson<T>(kc: KubeConfig, path: string, query: Record<string, string | undefined> = {}, signal?: AbortSignal): Promise<T> {
-  const server = kc.getCurrentCluster()?.server;
-  if (!server) throw new Error('kubeconfig has no current cluster');
-  const url = new URL(server.replace(/\/$/, '') + path);
+  const { url, opts } = await prepare(kc, 'GET', path);
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
-  const opts: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
-  await kc.applyToHTTPSOptions(opts);
-  delete opts.agent; // a fresh agent per call; the TLS options are on `opts` already
   const text = await requestText(url, opts, signal);
   return JSON.parse(text) as T;
 }
 
-/** PUT a JSON body to a path (subresources the generated clients do not know, e.g. KubeVirt's freeze). */
-export async function putJson(kc: KubeConfig, path: string, body: unknown, signal?: AbortSignal): Promise<string> {
+/** the URL of `path` on the kubeconfig's server and request options carrying its credentials */
+async function prepare(kc: KubeConfig, method: string, path: string, headers: Record<string, string> = {}): Promise<{ url: URL; opts: https.RequestOptions }> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new Error('kubeconfig has no current cluster');
   const url = new URL(server.replace(/\/$/, '') + path);
-  const opts: https.RequestOptions = { method: 'PUT', headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
+  const opts: https.RequestOptions = { method, headers: { Accept: 'application/json', ...headers } };
   await kc.applyToHTTPSOptions(opts);
-  delete opts.agent;
+  delete opts.agent; // a fresh agent per call; the TLS options are on `opts` already
+  return { url, opts };
+}
+
+/** PUT a JSON body to a path (subresources the generated clients do not know, e.g. KubeVirt's freeze). */
+export async function putJson(kc: KubeConfig, path: string, body: unknown, signal?: AbortSignal): Promise<string> {
+  const { url, opts } = await prepare(kc, 'PUT', path, { 'Content-Type': 'application/json' });
   return requestText(url, opts, signal, JSON.stringify(body));
 }
 
