@@ -1,10 +1,11 @@
 /**
  * Every listener of a `kv up` cluster under hostile HTTP: fast-check draws malformed requests
  * (e2e/support/http-fuzz-requests.ts) and sends them, 16 at a time, to the API server, virt-api,
- * the console and each node's virt-handler, without a token and with the viewer's, the admin's and
- * a garbage one. No answer may be 5xx, no request may hang, every /healthz answers within 1 s
- * throughout, and every component is still the same process afterwards. Prints requests/s and the
- * count per status. HTTP_FUZZ_COUNT (default 100,000) and HTTP_FUZZ_SEED override.
+ * the console, the upload proxy and each node's virt-handler and kubelet API, without a token and
+ * with the viewer's, the admin's and a garbage one. No answer may be 5xx, no request may hang,
+ * every /healthz answers within 1 s throughout, and every component is still the same process
+ * afterwards. Prints requests/s and the count per status. HTTP_FUZZ_COUNT (default 100,000) and
+ * HTTP_FUZZ_SEED override.
  */
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
@@ -36,9 +37,14 @@ async function discoverListeners(): Promise<Listener[]> {
   const addr = ep?.subsets?.[0];
   if (addr) out.push({ name: 'virt-api', ...tls(`https://${addr.addresses[0].ip}:${addr.ports[0].port}`) });
   if (cluster.consoleUrl) out.push({ name: 'console', ...plain(cluster.consoleUrl) });
+  const upload = (await apiGet(cluster.access, '/api/v1/namespaces/kubevirt/endpoints/cdi-uploadproxy')).body?.subsets?.[0];
+  if (upload) out.push({ name: 'uploadproxy', ...plain(`http://${upload.addresses[0].ip}:${upload.ports[0].port}`) });
   for (const node of (await apiGet(cluster.access, '/api/v1/nodes')).body.items) {
     const url = node.metadata.annotations?.[Annotation.HandlerEndpoint];
     if (url) out.push({ name: `${node.metadata.name}-handler`, ...(url.startsWith('https') ? tls(url) : plain(url)) });
+    const kubeletPort = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+    const ip = node.status?.addresses?.find((a: { type: string }) => a.type === 'InternalIP')?.address;
+    if (kubeletPort && ip) out.push({ name: `${node.metadata.name}-kubelet`, ...plain(`http://${ip}:${kubeletPort}`) });
   }
   return out;
 }
@@ -105,17 +111,17 @@ function sampleHealth(signal: AbortSignal): Promise<string[]> {
   });
   return (async () => {
     while (!signal.aborted) {
-      await Promise.all(listeners.filter((l) => l.name !== 'virt-api' || true).map(probe));
+      await Promise.all(listeners.map(probe));
       await new Promise((r) => setTimeout(r, 500));
     }
     return failures;
   })();
 }
 
-const componentPids = () => ['apiserver', 'console', 'handler', 'controller', 'scheduler', 'node'].map((c) => `${c}:${findProcesses([c, '--data-dir', cluster.dataDir]).sort().join(',')}`);
+const componentPids = () => ['apiserver', 'console', 'handler', 'controller', 'scheduler', 'node', 'storage'].map((c) => `${c}:${findProcesses([c, '--data-dir', cluster.dataDir]).sort().join(',')}`);
 
 it.skipIf(!!process.env.KV_E2E_KUBECONFIG)(`${COUNT} malformed requests across every listener: 0 process exits, 0 hangs, 0 × 5xx`, async () => {
-  expect(listeners.map((l) => l.name)).toEqual(expect.arrayContaining(['apiserver', 'virt-api', 'console', 'node-1-handler', 'node-2-handler']));
+  expect(listeners.map((l) => l.name)).toEqual(expect.arrayContaining(['apiserver', 'virt-api', 'console', 'uploadproxy', 'node-1-handler', 'node-2-handler', 'node-1-kubelet', 'node-2-kubelet']));
   const requests = sampleFuzzRequests(COUNT, SEED);
   const pidsBefore = componentPids();
   const stopHealth = new AbortController();
