@@ -1,33 +1,11 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from './kubeconfig';
+import { kubectlWithToken, type Kubectl } from '../../e2e/support/kubectl';
 import { startTestServer, waitFor, type TestServer } from './testing/test-server';
 
-const KUBECTL = '/usr/bin/kubectl';
 let t: TestServer;
-let home: string;
-let kubeconfig: string;
-
-/** runs kubectl asynchronously: the API server lives in this process, so never block the event loop */
-function kubectl(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
-
-function manifest(name: string, text: string): string {
-  const path = join(home, name);
-  writeFileSync(path, text);
-  return path;
-}
+let k: Kubectl;
+const kubectl = (...args: string[]) => k.run(...args);
+const manifest = (name: string, text: string) => k.file(name, text);
 
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\n  labels: {app: demo}\ndata:\n  a: "1"\n';
 const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: pod1\nspec:\n  containers:\n  - name: c\n    image: busybox\n';
@@ -47,13 +25,11 @@ spec:
 
 beforeAll(async () => {
   t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-kubectl-home-'));
-  kubeconfig = join(home, 'kubeconfig');
-  writeKubeconfig(kubeconfig, { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
+  k = kubectlWithToken(t.srv, t.srv.adminToken);
 });
 afterAll(async () => {
   await t?.close();
-  rmSync(home, { recursive: true, force: true });
+  k?.dispose();
 });
 
 describe('kubectl 1.32 against the embedded API server', () => {
@@ -93,7 +69,7 @@ describe('kubectl 1.32 against the embedded API server', () => {
   });
 
   it('get -w prints the list, then changes', async () => {
-    const w = spawn(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'cm', '-w', '--no-headers'], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
+    const w = k.start('get', 'cm', '-w', '--no-headers');
     let out = '';
     w.stdout.on('data', (d) => { out += d; });
     try {

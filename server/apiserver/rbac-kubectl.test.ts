@@ -1,20 +1,14 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPKI } from './admission/testing/test-pki';
-import { writeKubeconfig } from './kubeconfig';
+import { kubectlWithToken, type Kubectl } from '../../e2e/support/kubectl';
 import { startTestServer, type TestServer } from './testing/test-server';
 
 /** RBAC as kubectl 1.32 sees it: bindings to view / edit / admin / kubevirt.io:migrate, `auth can-i`, real requests, escalation. */
-const KUBECTL = '/usr/bin/kubectl';
 let t: TestServer;
-let home: string;
-let kubeconfig: string;
-let viewerConfig: string;
+let k: Kubectl;
+let viewer: Kubectl;
 let backend: Server;
 
 /** a stand-in for virt-api: discovery of subresources.kubevirt.io, and every subresource call answered 202 with the caller */
@@ -42,31 +36,13 @@ async function startFakeVirtApi(): Promise<void> {
   expect(svc.status).toBe(201);
 }
 
-function run(config: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', config, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: config } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
-const kubectl = (...args: string[]) => run(kubeconfig, args);
-
-function manifest(name: string, text: string): string {
-  const path = join(home, name);
-  writeFileSync(path, text);
-  return path;
-}
+const kubectl = (...args: string[]) => k.run(...args);
+const manifest = (name: string, text: string) => k.file(name, text);
 
 beforeAll(async () => {
   t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-kubectl-rbac-'));
-  kubeconfig = join(home, 'kubeconfig');
-  viewerConfig = join(home, 'viewer-kubeconfig');
-  writeKubeconfig(kubeconfig, { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
-  writeKubeconfig(viewerConfig, { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.viewerToken, user: 'viewer' });
+  k = kubectlWithToken(t.srv, t.srv.adminToken);
+  viewer = kubectlWithToken(t.srv, t.srv.viewerToken, { sharing: k });
   await startFakeVirtApi();
   for (const args of [
     ['create', 'namespace', 'team'],
@@ -82,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await new Promise((r) => backend?.close(r));
-  rmSync(home, { recursive: true, force: true });
+  k?.dispose();
 });
 
 const VM = 'virtualmachines.kubevirt.io';
@@ -212,7 +188,7 @@ describe('real requests as those users', () => {
   });
 
   it('a user cannot impersonate without the impersonate verb', async () => {
-    const r = await run(viewerConfig, ['get', 'pods', '-n', 'team', '--as', 'alice']);
+    const r = await viewer.run('get', 'pods', '-n', 'team', '--as', 'alice');
     expect(r.err).toContain('Error from server (Forbidden): users "alice" is forbidden: User "viewer" cannot impersonate resource "users" in API group "" at the cluster scope\n');
   });
 });

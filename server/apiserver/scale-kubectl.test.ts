@@ -1,18 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from './kubeconfig';
 import { startTestServer, type TestServer } from './testing/test-server';
-import { makeKubectl, type Kubectl } from '../../e2e/support/kubectl';
+import { kubectlWithToken, type Kubectl } from '../../e2e/support/kubectl';
 
 /** The scale subresource of replica sets and pools, driven by the real kubectl. */
 let t: TestServer;
-let home: string;
-let kubeconfig: string;
 let k: Kubectl;
 const kubectl = (...args: string[]) => k.run(...args);
-
 
 const RS = `apiVersion: kubevirt.io/v1
 kind: VirtualMachineInstanceReplicaSet
@@ -35,21 +28,16 @@ const RS_PATH = '/apis/kubevirt.io/v1/namespaces/default/virtualmachineinstancer
 
 beforeAll(async () => {
   t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-scale-home-'));
-  kubeconfig = join(home, 'kubeconfig');
-  writeKubeconfig(kubeconfig, { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
-  writeFileSync(join(home, 'rs.yaml'), RS);
-  k = makeKubectl(kubeconfig, '20s');
+  k = kubectlWithToken(t.srv, t.srv.adminToken);
 });
 afterAll(async () => {
   k?.dispose();
   await t?.close();
-  rmSync(home, { recursive: true, force: true });
 });
 
 describe('scale subresource (kubectl scale vmirs)', () => {
   it('kubectl scale sets spec.replicas; the Scale shows status replicas and the selector the controller wrote', async () => {
-    expect((await kubectl('apply', '-f', join(home, 'rs.yaml'))).code).toBe(0);
+    expect((await kubectl('apply', '-f', k.file('rs.yaml', RS))).code).toBe(0);
     const scaled = await kubectl('scale', 'vmirs', 'web', '--replicas', '5');
     expect(scaled.err).toBe('');
     expect(scaled.out).toContain('scaled');
@@ -90,7 +78,7 @@ describe('scale subresource (kubectl scale vmirs)', () => {
   });
 
   it('a pool written as pool.kubevirt.io/v1alpha1 (older KubeVirt manifests) is the same object in v1beta1', async () => {
-    writeFileSync(join(home, 'pool.yaml'), `apiVersion: pool.kubevirt.io/v1alpha1
+    const pool = k.file('pool.yaml', `apiVersion: pool.kubevirt.io/v1alpha1
 kind: VirtualMachinePool
 metadata: {name: old}
 spec:
@@ -100,7 +88,7 @@ spec:
     metadata: {labels: {app: old}}
     spec: {runStrategy: Always, template: {spec: {domain: {devices: {}}}}}
 `);
-    const applied = await kubectl('apply', '-f', join(home, 'pool.yaml'));
+    const applied = await kubectl('apply', '-f', pool);
     expect(applied.out, applied.err).toBe('virtualmachinepool.pool.kubevirt.io/old created\n');
     const v1beta1 = await t.call('GET', '/apis/pool.kubevirt.io/v1beta1/namespaces/default/virtualmachinepools/old');
     expect(v1beta1.body).toMatchObject({ apiVersion: 'pool.kubevirt.io/v1beta1', spec: { replicas: 1 } });

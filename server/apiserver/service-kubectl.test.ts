@@ -1,32 +1,11 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from './kubeconfig';
+import { kubectlWithToken, type Kubectl } from '../../e2e/support/kubectl';
 import { startTestServer, type TestServer } from './testing/test-server';
 
-const KUBECTL = '/usr/bin/kubectl';
 let t: TestServer;
-let home: string;
-let kubeconfig: string;
-
-function kubectl(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
-
-const manifest = (name: string, text: string) => {
-  const path = join(home, name);
-  writeFileSync(path, text);
-  return path;
-};
+let k: Kubectl;
+const kubectl = (...args: string[]) => k.run(...args);
+const manifest = (name: string, text: string) => k.file(name, text);
 
 const svcJson = async (name: string) => {
   const r = await kubectl('get', 'svc', name, '-o', 'json');
@@ -36,13 +15,11 @@ const svcJson = async (name: string) => {
 
 beforeAll(async () => {
   t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-kubectl-svc-'));
-  kubeconfig = join(home, 'kubeconfig');
-  writeKubeconfig(kubeconfig, { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
+  k = kubectlWithToken(t.srv, t.srv.adminToken);
 });
 afterAll(async () => {
   await t?.close();
-  rmSync(home, { recursive: true, force: true });
+  k?.dispose();
 });
 
 describe('Services through kubectl 1.32', () => {

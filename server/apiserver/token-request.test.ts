@@ -4,32 +4,21 @@
  * authorized as that user; it ends when it expires, when its ServiceAccount or bound object is
  * deleted (even if one of the same name is made again), and only serves its audience.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from './kubeconfig';
+import { kubectlWithToken, type Kubectl, type KubectlResult } from '../../e2e/support/kubectl';
 import { serviceAccountTokenAuthenticator } from './sa-token-authn';
 import { tokenSigner, SA_TOKEN_ISSUER } from './sa-token-signer';
 import { startTestServer, type TestServer } from './testing/test-server';
 
-const KUBECTL = '/usr/bin/kubectl';
 let t: TestServer;
-let home: string;
 
-function kubectl(args: string[], token?: string): Promise<{ code: number; out: string; err: string }> {
-  const kubeconfig = join(home, token ? `kc-${Buffer.from(token.slice(-12)).toString('hex')}` : 'kubeconfig');
-  writeKubeconfig(kubeconfig, { server: t.srv.url, caPem: t.srv.caPem, token: token ?? t.srv.adminToken });
-  return new Promise((resolve) => {
-    const p = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=20s', ...args], { env: { ...process.env, HOME: home, KUBECONFIG: kubeconfig } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => resolve({ code: code ?? -1, out, err }));
-  });
+/** kubectl as the admin, or with `token` (one kubectl home per identity, disposed at the end) */
+const homes = new Map<string, Kubectl>();
+function kubectl(args: string[], token?: string): Promise<KubectlResult> {
+  const as = token ?? t.srv.adminToken;
+  if (!homes.has(as)) homes.set(as, kubectlWithToken(t.srv, as));
+  return homes.get(as)!.run(...args);
 }
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
@@ -44,12 +33,11 @@ async function createToken(sa: string, extra: string[] = []): Promise<string> {
 
 beforeAll(async () => {
   t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-tokenrequest-'));
   for (const sa of ['robot', 'doomed', 'bound']) expect((await kubectl(['create', 'serviceaccount', sa, '-n', 'default'])).code).toBe(0);
 });
 afterAll(async () => {
   await t?.close();
-  rmSync(home, { recursive: true, force: true });
+  for (const k of homes.values()) k.dispose();
 });
 
 describe('kubectl create token', () => {
