@@ -41,21 +41,36 @@ export async function putJson(kc: KubeConfig, path: string, body: unknown, signa
   return requestText(url, opts, signal, JSON.stringify(body));
 }
 
-function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal, body?: string): Promise<string> {
+/**
+ * Sends `body` as JSON and answers with the status and the parsed reply, whatever the status (the
+ * caller decides what a refusal means); `json` is undefined when the reply is not JSON.
+ */
+export async function exchangeJson<T>(kc: KubeConfig, method: string, path: string, body?: unknown): Promise<{ status: number; json: T | undefined }> {
+  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': 'application/json' });
+  const { status, text } = await send(url, opts, undefined, body === undefined ? undefined : JSON.stringify(body));
+  try {
+    return { status, json: JSON.parse(text) as T };
+  } catch {
+    return { status, json: undefined };
+  }
+}
+
+function send(url: URL, opts: https.RequestOptions, signal?: AbortSignal, body?: string): Promise<{ status: number; text: string }> {
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(url, { ...opts, signal }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const code = res.statusCode ?? 0;
-        if (code >= 200 && code < 300) resolve(text);
-        else reject(new RawRequestError(code, `${opts.method ?? 'GET'} ${url.pathname}: HTTP ${code}`, text));
-      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+async function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal, body?: string): Promise<string> {
+  const { status, text } = await send(url, opts, signal, body);
+  if (status >= 200 && status < 300) return text;
+  throw new RawRequestError(status, `${opts.method ?? 'GET'} ${url.pathname}: HTTP ${status}`, text);
 }

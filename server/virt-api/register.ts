@@ -7,7 +7,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
 import { webhookConfigurations } from './admission/webhook-configurations';
 import { SERVED_VERSIONS } from './discovery';
-import { requestJson } from './kube-request';
+import { exchangeJson } from '../kube/raw-request';
+
+/** what a registration reads of the API server's reply */
+interface Reply { metadata?: { resourceVersion?: string }; message?: string }
 
 export const VIRT_API_NAMESPACE = 'kubevirt';
 export const VIRT_API_SERVICE = 'virt-api';
@@ -16,10 +19,10 @@ export interface Registration { url: string; host: string; port: number; caPem: 
 
 async function upsert(kc: KubeConfig, collection: string, obj: { metadata: { name: string; [k: string]: unknown } } & Record<string, unknown>): Promise<void> {
   const path = `${collection}/${obj.metadata.name}`;
-  const cur = await requestJson(kc, 'GET', path);
+  const cur = await exchangeJson<Reply>(kc, 'GET', path);
   const res = cur.status === 404
-    ? await requestJson(kc, 'POST', collection, obj)
-    : await requestJson(kc, 'PUT', path, { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.json?.metadata?.resourceVersion } });
+    ? await exchangeJson<Reply>(kc, 'POST', collection, obj)
+    : await exchangeJson<Reply>(kc, 'PUT', path, { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.json?.metadata?.resourceVersion } });
   if (res.status >= 300 && res.status !== 409) throw new Error(`registering ${path}: HTTP ${res.status} ${res.json?.message ?? ''}`);
 }
 

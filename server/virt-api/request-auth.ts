@@ -12,7 +12,7 @@ import { SUBRESOURCES_GROUP } from '../../lib/kubevirt';
 import { messageOf } from '../kube/api-errors';
 import { makeKubeConfig } from '../kube/kubeconfig';
 import { ApiError, internal, unauthorized } from './api-error';
-import { postJson } from './kube-request';
+import { exchangeJson } from '../kube/raw-request';
 
 export const HEADER_REMOTE_USER = 'x-remote-user';
 export const HEADER_REMOTE_GROUP = 'x-remote-group';
@@ -60,7 +60,7 @@ function userInDenial(message: unknown): string | undefined {
 
 /** A token caller's user name (a SelfSubjectReview as that caller; an access review's answer does not name the user). */
 async function whoAmI(asKc: KubeConfig): Promise<string> {
-  const res = await postJson(asKc, '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }).catch(() => undefined);
+  const res = await exchangeJson<{ status?: { userInfo?: { username?: string } } }>(asKc, 'POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }).catch(() => undefined);
   return res?.json?.status?.userInfo?.username ?? 'unknown';
 }
 
@@ -84,7 +84,7 @@ export function createAuthorizer(kc: KubeConfig): Authorizer {
       const asKc = self ? makeKubeConfig({ server, token: caller.token, caPem: ca }) : kc;
       let res;
       try {
-        res = await postJson(asKc, `/apis/authorization.k8s.io/v1/${self ? 'selfsubjectaccessreviews' : 'subjectaccessreviews'}`, review);
+        res = await exchangeJson<{ message?: string; status?: { allowed?: boolean } }>(asKc, 'POST', `/apis/authorization.k8s.io/v1/${self ? 'selfsubjectaccessreviews' : 'subjectaccessreviews'}`, review);
       } catch (err) {
         throw internal(`unable to authorize the request: ${messageOf(err)}`);
       }
