@@ -4,14 +4,11 @@
  * are the volumes of a VirtualMachineSnapshotContent (status.volumeSnapshotStatus, spec.volumeBackups),
  * looked up in the claim's own namespace only, so a claim can restore nothing its namespace does not hold.
  */
-import { execFile } from 'node:child_process';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { CustomObjectsApi, V1PersistentVolumeClaim } from '@kubernetes/client-node';
 import { dataPaths } from '../data-dir';
-
-const run = promisify(execFile);
+import { copyDiskFile } from '../disk-copy';
 export const VOLUME_SNAPSHOT_GROUP = 'snapshot.storage.k8s.io';
 
 interface ContentList { items?: { metadata?: { name?: string }; spec?: { volumeBackups?: { volumeName: string; volumeSnapshotName?: string }[] } }[] }
@@ -42,9 +39,5 @@ export async function findSnapshotCopy(custom: CustomObjectsApi, dataDir: string
 /** writes the copy into a new volume: disk.img in a Filesystem volume's directory, or the Block file */
 export async function fillFromSnapshot(copy: string, volumePath: string, block: boolean): Promise<void> {
   const target = block ? volumePath : join(volumePath, 'disk.img');
-  try {
-    await run('cp', block ? ['--sparse=always', copy, target] : ['--reflink=auto', '--sparse=always', copy, target]);
-  } catch (err) {
-    throw new Error(`restoring from the snapshot: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`, { cause: err });
-  }
+  await copyDiskFile(copy, target, { inPlace: block, what: 'restoring from the snapshot' });
 }

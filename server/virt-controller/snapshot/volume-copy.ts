@@ -1,15 +1,12 @@
 /**
  * Where snapshot data lives and how it is copied: each claim's disk (disk.img, or the Block file)
- * copied with `cp --reflink=auto --sparse=always` into the snapshot's directory — a reflink where
- * the filesystem has them, else a copy of the written blocks only (holes stay holes).
+ * copied into the snapshot's directory by server/disk-copy.ts (a reflink where the filesystem has
+ * them, else the written blocks only).
  */
-import { execFile } from 'node:child_process';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { dataPaths } from '../../data-dir';
-
-const run = promisify(execFile);
+import { copyDiskFile } from '../../disk-copy';
 
 export function snapshotDir(dataDir: string, namespace: string, content: string): string {
   return dataPaths(dataDir).snapshotContent(namespace, content);
@@ -22,22 +19,18 @@ export async function diskFileOf(volumePath: string): Promise<string> {
 
 export async function copyDisk(from: string, to: string): Promise<void> {
   await mkdir(join(to, '..'), { recursive: true });
-  try {
-    await run('cp', ['--reflink=auto', '--sparse=always', from, to]);
-  } catch (err) {
-    throw new Error(`copying ${from}: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`, { cause: err });
-  }
+  await copyDiskFile(from, to, { what: `copying ${from}` });
 }
 
 /** Restore: the saved disk back over the claim's (Block files are written in place, never replaced). */
 export async function restoreDisk(from: string, to: string, block: boolean): Promise<void> {
-  const args = block ? ['--sparse=always', from, to] : ['--reflink=auto', '--sparse=always', from, `${to}.restore`];
+  if (block) return copyDiskFile(from, to, { inPlace: true, what: `restoring ${to}` });
   try {
-    await run('cp', args);
-    if (!block) await run('mv', ['-f', `${to}.restore`, to]);
+    await copyDiskFile(from, `${to}.restore`, { what: `restoring ${to}` });
+    await rename(`${to}.restore`, to);
   } catch (err) {
     await rm(`${to}.restore`, { force: true });
-    throw new Error(`restoring ${to}: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`, { cause: err });
+    throw err;
   }
 }
 
