@@ -78,7 +78,8 @@ export function createRequestListener(o: RouterOptions) {
     serve(o, req, res, info)
       .catch((err) => {
         const se = sendError(res, err);
-        if (se.code >= 500) log.error({ err, method: req.method, url: req.url }, 'request failed');
+        if (se.code === 507) log.warn({ method: req.method, url: req.url, message: se.message }, 'write refused: the store is out of disk space');
+        else if (se.code >= 500) log.error({ err, method: req.method, url: req.url }, 'request failed');
       })
       .finally(() => {
         const ms = performance.now() - started;

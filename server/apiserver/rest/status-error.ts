@@ -44,10 +44,21 @@ export const internalError = (message: string) =>
 
 export const tooManyRequests = (message: string) => new StatusError(429, 'TooManyRequests', message);
 
+/**
+ * The store's disk is full (SQLite's SQLITE_FULL, or ENOSPC from the filesystem): the write did not
+ * happen and nothing before it is lost. 507 rather than kube's 500 for etcd's "database space
+ * exceeded", so a client (and a person reading kubectl's output) can tell it from a bug.
+ */
+export const insufficientStorage = (message: string) =>
+  new StatusError(507, 'InsufficientStorage', `the API server's store cannot write: ${message}; free space on the disk of its data dir and retry (nothing acknowledged was lost)`, { causes: [{ message }] });
+
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
 /** anything thrown while serving a request becomes a StatusError */
 export function toStatusError(err: unknown): StatusError {
   if (err instanceof StatusError) return err;
-  const e = err as { code?: number; reason?: string; message?: string };
+  const e = err as { code?: number | string; reason?: string; message?: string };
+  if (typeof e?.code === 'string' && DISK_FULL_CODES.has(e.code)) return insufficientStorage(e.message ?? e.code);
   if (e && typeof e.code === 'number' && e.code >= 400 && e.code < 600 && e.message) {
     const reason = e.reason ?? (e.code === 422 ? 'Invalid' : e.code === 409 ? 'Conflict' : 'BadRequest');
     return new StatusError(e.code, reason, e.message, {});

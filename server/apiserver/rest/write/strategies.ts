@@ -26,16 +26,25 @@ export type Strategy = {
   validateUpdate?: (obj: unknown, old: unknown) => StatusCause[];
 };
 
-const CRD_CONDITIONS = (crd: any) => {
+/**
+ * A CRD's status as kube-apiextensions keeps it: a condition's lastTransitionTime moves only when
+ * its status does (re-applying an unchanged CRD at every start is then no write at all), and
+ * storedVersions only grows (objects stored in an older version still exist).
+ */
+interface CrdStatus { conditions?: { type: string; status: string; lastTransitionTime?: string }[]; storedVersions?: string[] }
+
+const CRD_CONDITIONS = (crd: any, old?: { status?: CrdStatus }) => {
   const t = nowTimestamp();
-  const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: t, reason, message });
+  const before = (type: string) => old?.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+  const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: before(type)?.lastTransitionTime ?? t, reason, message });
+  const storage = (crd.spec?.versions ?? []).filter((v: any) => v.storage).map((v: any) => v.name);
   return {
     conditions: [
       cond('NamesAccepted', 'NoConflicts', 'no conflicts found'),
       cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
     ],
     acceptedNames: crd.spec?.names ?? {},
-    storedVersions: (crd.spec?.versions ?? []).filter((v: any) => v.storage).map((v: any) => v.name),
+    storedVersions: [...new Set([...(old?.status?.storedVersions ?? []), ...storage])],
   };
 };
 
@@ -71,7 +80,7 @@ const STRATEGIES: Record<string, Strategy> = {
       crd.metadata.finalizers = [...new Set([...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER])];
     },
     prepareForUpdate(crd, old) {
-      crd.status = CRD_CONDITIONS(crd);
+      crd.status = CRD_CONDITIONS(crd, old);
       const fins: string[] = crd.metadata.finalizers ?? [];
       if (!old.metadata.deletionTimestamp && !fins.includes(CRD_CLEANUP_FINALIZER)) crd.metadata.finalizers = [...fins, CRD_CLEANUP_FINALIZER];
     },
