@@ -20,7 +20,7 @@ const COMMON = '[--data-dir DIR] [--kubeconfig FILE]';
 const commands: Record<string, Command> = {
   up: {
     describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)',
-    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m]',
+    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m] [--separate-processes]',
     load: async () => (await import('./up/main')).runUpCommand,
   },
   apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
@@ -28,6 +28,7 @@ const commands: Record<string, Command> = {
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
+  'control-plane': { describe: 'run several components in one process (kv up does, to save memory): kv control-plane scheduler FLAGS --and controller FLAGS ...', usage: 'kv control-plane COMMAND [FLAGS] [--and COMMAND [FLAGS]]... (COMMAND: scheduler, controller, network, storage, node, handler)', load: async () => (await import('./control-plane/main')).runControlPlaneCommand },
   storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H]`, load: async () => (await import('./storage/main')).runStorageCommand },
   network: { describe: 'run the embedded service and policy plane (Endpoints, the nftables service proxy, cluster DNS, NetworkPolicy)', usage: `kv network ${COMMON}`, load: async () => (await import('./network/main')).runNetworkCommand },
   importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },

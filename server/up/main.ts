@@ -5,6 +5,7 @@ import { lockDataDir } from '../data-dir-lock';
 import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
+import { shareProcess } from './shared-process';
 import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { ensureKubeVirtCR } from './kubevirt-cr';
 import { ensureStorageClasses } from './storage-classes';
@@ -143,8 +144,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
     const adminKc = loadKubeConfig(paths.kubeconfig);
     say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(adminKc)}; ${await ensureCommonInstancetypes(adminKc)} common instance types and preferences created; ${await ensureStorageClasses(adminKc)} storage classes created`);
-    p.control.forEach(launch);
-    p.nodes.forEach(launch);
+    // embedded mode: the controllers and every node's kubelet and handler share one process unless asked not to
+    (opts.separateProcesses ? [...p.control, ...p.nodes] : [shareProcess('control-plane', [...p.control, ...p.nodes])]).forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
     say(`kv up: ${opts.nodes} node(s) Ready, each with its virt-handler; ${await podNetworkLine(access!)}`);
     let consoleUrl = '(console disabled)';
