@@ -3,7 +3,8 @@
  * of every process of the cluster, by component, idle with 2 nodes and then with one VMI running
  * (its launcher and its QEMU apart), and idle with 3 nodes for the cost of one more node.
  * RSS from /proc/<pid>/status VmRSS; PSS from /proc/<pid>/smaps_rollup (shared pages split between
- * the processes that map them, so the PSS column adds up).
+ * the processes that map them, so the PSS column adds up) and USS (its private pages: what its exit
+ * would free).
  * Usage: node --import tsx bench/footprint-bench.ts [--settle-ms 8000] [--no-vm] [--nodes-only 2] [--separate-processes]
  * (--separate-processes: one process per component, as before `kv control-plane`)
  */
@@ -14,7 +15,7 @@ import { makeKubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
 
 interface Proc { pid: number; ppid: number; cmd: string[] }
-interface Sample { label: string; pid: number; rssKiB: number; pssKiB: number }
+interface Sample { label: string; pid: number; rssKiB: number; pssKiB: number; ussKiB: number }
 
 const { values: flags } = parseArgs({ options: { 'settle-ms': { type: 'string', default: '8000' }, 'no-vm': { type: 'boolean', default: false }, 'nodes-only': { type: 'string' }, 'separate-processes': { type: 'boolean', default: false } } });
 const SETTLE_MS = Number(flags['settle-ms']);
@@ -61,12 +62,16 @@ export function labelOf(cmd: string[]): string {
   return cmd[0]?.split('/').pop() ?? '?';
 }
 
-export function memoryOf(pid: number): { rssKiB: number; pssKiB: number } {
+export function memoryOf(pid: number): { rssKiB: number; pssKiB: number; ussKiB: number } {
   const field = (text: string, name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-  let rssKiB = 0; let pssKiB = 0;
+  let rssKiB = 0; let pssKiB = 0; let ussKiB = 0;
   try { rssKiB = field(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS'); } catch { /* gone */ }
-  try { pssKiB = field(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'), 'Pss'); } catch { /* gone or not ours */ }
-  return { rssKiB, pssKiB };
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    pssKiB = field(rollup, 'Pss');
+    ussKiB = field(rollup, 'Private_Clean') + field(rollup, 'Private_Dirty');
+  } catch { /* gone or not ours */ }
+  return { rssKiB, pssKiB, ussKiB };
 }
 
 function sample(dataDir: string): Sample[] {
@@ -78,8 +83,8 @@ function sample(dataDir: string): Sample[] {
 
 function print(title: string, samples: Sample[]): { rss: number; pss: number } {
   console.log(`\n${title}`);
-  console.log(`${'process'.padEnd(22)} ${'pid'.padStart(8)} ${'RSS MiB'.padStart(7)} ${'PSS MiB'.padStart(7)}`);
-  for (const s of [...samples].sort((a, b) => b.rssKiB - a.rssKiB)) console.log(`${s.label.padEnd(22)} ${String(s.pid).padStart(8)} ${mib(s.rssKiB)} ${mib(s.pssKiB)}`);
+  console.log(`${'process'.padEnd(22)} ${'pid'.padStart(8)} ${'RSS MiB'.padStart(7)} ${'PSS MiB'.padStart(7)} ${'USS MiB'.padStart(7)}`);
+  for (const s of [...samples].sort((a, b) => b.rssKiB - a.rssKiB)) console.log(`${s.label.padEnd(22)} ${String(s.pid).padStart(8)} ${mib(s.rssKiB)} ${mib(s.pssKiB)} ${mib(s.ussKiB)}`);
   const rss = samples.reduce((a, s) => a + s.rssKiB, 0);
   const pss = samples.reduce((a, s) => a + s.pssKiB, 0);
   console.log(`${'total'.padEnd(22)} ${String(samples.length).padStart(8)} ${mib(rss)} ${mib(pss)}`);
@@ -114,7 +119,7 @@ async function run(nodes: number, withVm: boolean): Promise<{ idle: number; idle
       print(`kv up, ${nodes} nodes, one VMI Running (128Mi demo guest)`, s);
       for (const label of ['launcher', 'qemu']) {
         const p = s.find((x) => x.label === label);
-        console.log(`${label}: ${p ? `RSS ${mib(p.rssKiB).trim()} MiB, PSS ${mib(p.pssKiB).trim()} MiB` : 'not found'}`);
+        console.log(`${label}: ${p ? `RSS ${mib(p.rssKiB).trim()} MiB, PSS ${mib(p.pssKiB).trim()} MiB, USS ${mib(p.ussKiB).trim()} MiB` : 'not found'}`);
       }
     }
     return { idle: idle.rss, idlePss: idle.pss };

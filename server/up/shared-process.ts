@@ -1,4 +1,5 @@
 import type { ComponentSpec } from './supervisor';
+import { SMALL_YOUNG_GENERATION } from './node-flags';
 
 /**
  * One supervised `kv control-plane` process for several components (embedded mode's default, to
@@ -11,6 +12,7 @@ export function shareProcess(name: string, specs: ComponentSpec[]): ComponentSpe
   const env = Object.assign({}, ...specs.map((s) => s.env ?? {})) as Record<string, string>;
   return {
     name,
+    nodeFlags: SMALL_YOUNG_GENERATION,
     args: ['control-plane', ...specs.flatMap((s, i) => (i === 0 ? s.args : ['--and', ...s.args]))],
     ...(Object.keys(env).length ? { env } : {}),
     ...(probes.length ? { liveness: { check: async (timeoutMs: number) => (await Promise.all(probes.map((p) => p.check(timeoutMs).catch(() => false)))).every(Boolean) } } : {}),
