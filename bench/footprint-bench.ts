@@ -5,7 +5,7 @@
  * RSS from /proc/<pid>/status VmRSS; PSS from /proc/<pid>/smaps_rollup (shared pages split between
  * the processes that map them, so the PSS column adds up) and USS (its private pages: what its exit
  * would free).
- * Usage: node --import tsx bench/footprint-bench.ts [--settle-ms 8000] [--no-vm] [--nodes-only 2] [--separate-processes]
+ * Usage: node --import tsx bench/footprint-bench.ts [--settle-ms 70000] [--no-vm] [--nodes-only 2] [--separate-processes]
  * (--separate-processes: one process per component, as before `kv control-plane`)
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { makeKubeConfig } from '../server/kube/kubeconfig';
 interface Proc { pid: number; ppid: number; cmd: string[] }
 interface Sample { label: string; pid: number; rssKiB: number; pssKiB: number; ussKiB: number }
 
-const { values: flags } = parseArgs({ options: { 'settle-ms': { type: 'string', default: '8000' }, 'no-vm': { type: 'boolean', default: false }, 'nodes-only': { type: 'string' }, 'separate-processes': { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({ options: { 'settle-ms': { type: 'string', default: '70000' }, 'no-vm': { type: 'boolean', default: false }, 'nodes-only': { type: 'string' }, 'separate-processes': { type: 'boolean', default: false } } });
 const SETTLE_MS = Number(flags['settle-ms']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mib = (kib: number) => (kib / 1024).toFixed(1).padStart(7);
@@ -110,7 +110,7 @@ async function startVmi(cluster: TestCluster): Promise<void> {
 async function run(nodes: number, withVm: boolean): Promise<{ idle: number; idlePss: number }> {
   const cluster = await startCluster({ nodes, console: true, timeoutMs: 300_000, upArgs: flags['separate-processes'] ? ['--separate-processes'] : [] });
   try {
-    await sleep(SETTLE_MS); // caches filled, first syncs done, the console's first page not yet compiled
+    await sleep(SETTLE_MS); // caches filled, first syncs done, both start-up compactions (server/startup-gc.ts) done; the console's first page not yet compiled
     const idle = print(`kv up, ${nodes} nodes, console on, idle (KV_POD_NETWORK=${process.env.KV_POD_NETWORK})`, sample(cluster.dataDir));
     if (withVm) {
       await startVmi(cluster);

@@ -5,6 +5,7 @@
  * stderr and exits 2.
  */
 import { KUBEVIRT_TS_VERSION } from '../lib/kubevirt/version';
+import { compactAfterStartup } from './startup-gc';
 
 type Runner = (argv: string[]) => Promise<void>;
 
@@ -64,6 +65,7 @@ if (name === '--version' || name === 'version') {
   process.stdout.write(`${command.describe}\n\nusage: ${command.usage}\n`);
 } else {
   const run = await command.load();
+  compactAfterStartup();
   try {
     await run(rest);
   } catch (err) {

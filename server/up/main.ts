@@ -6,7 +6,7 @@ import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { shareProcess } from './shared-process';
-import { SMALL_YOUNG_GENERATION } from './node-flags';
+import { COMPONENT_FLAGS, SMALL_YOUNG_GENERATION } from './node-flags';
 import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { applyDefaultsInChild } from './apply-defaults';
 import { sweepPodProcesses } from './sweep';
@@ -103,7 +103,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {
-    const c = new SupervisedComponent(bundle ? { ...spec, env: { ...spec.env, [BUNDLE_ENV]: bundle } } : spec, paths.logs, upLog);
+    const flagged = { ...spec, nodeFlags: [...COMPONENT_FLAGS, ...(spec.nodeFlags ?? [])] };
+    const c = new SupervisedComponent(bundle ? { ...flagged, env: { ...spec.env, [BUNDLE_ENV]: bundle } } : flagged, paths.logs, upLog);
     c.start();
     running.push(c);
     return c;

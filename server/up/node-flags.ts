@@ -5,3 +5,6 @@
  * keeps V8's default: its creates/s and watch latency are measured goals.
  */
 export const SMALL_YOUNG_GENERATION = ['--max-semi-space-size=2'];
+
+/** every component: lets it give back its start-up garbage once started (server/startup-gc.ts) */
+export const COMPONENT_FLAGS = ['--expose-gc'];
