@@ -3,7 +3,8 @@
  * virt-handler in one supervised `kv control-plane` process. Killing it (kill -9) must cost a
  * running guest nothing, and everything must converge once kv up has restarted it: a new VMI is
  * scheduled, started and reported Running; the old one is still Running and can be deleted (its
- * QEMU adopted by the restarted kubelet, not orphaned); `kv up` stopping leaves no QEMU behind.
+ * QEMU adopted by the restarted kubelet, not orphaned); SIGTERM reaches every hosted component (the
+ * kubelets stop their Pods before the process exits); `kv up` stopping leaves no QEMU behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../e2e/harness';
@@ -85,4 +86,15 @@ describe('kv up: the shared control-plane process', () => {
     await k.vmis.delete(NS, 'before-kill');
     await until('the old guest stopped', async () => !isAlive(before.qemuPid), 30_000);
   }, 240_000);
+
+  it('SIGTERM reaches every hosted component: the kubelets stop their Pods before the process exits', async () => {
+    const guest = await runningVMI('graceful');
+    const [pid] = sharedPids();
+    process.kill(pid, 'SIGTERM');
+    await until('the shared process gone', async () => !isAlive(pid), 30_000);
+    // --stop-pods-on-exit, through the host's stop signal: the guest went before its kubelet's process did
+    expect(isAlive(guest.qemuPid)).toBe(false);
+    // and kv up, which did not ask for it, starts the shared process again
+    await until('the control-plane restarted', async () => { const p = sharedPids(); return p.length === 1 && p[0] !== pid; }, 30_000);
+  }, 180_000);
 });
