@@ -42,7 +42,7 @@ export async function freePort(): Promise<number> {
  * Starts a whole embedded cluster (`kv up`) in a fresh temp data dir and waits for its `ready`
  * line. `stop()` sends SIGTERM, waits for `kv up` to exit and removes the data dir.
  */
-export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number } = {}): Promise<TestCluster> {
+export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number; /** more `kv up` flags */ upArgs?: string[] } = {}): Promise<TestCluster> {
   const existing = useExistingCluster();
   if (existing) return existing;
   const dataDir = mkdtempSync(join(tmpdir(), 'kv-test-'));
@@ -50,6 +50,7 @@ export async function startCluster(opts: { nodes?: number; console?: boolean; ti
   const consolePort = await freePort();
   const args = [kvBin, 'up', '--data-dir', dataDir, '--nodes', String(opts.nodes ?? 2), '--api-port', String(apiPort), '--console-port', String(consolePort)];
   if (opts.console === false) args.push('--no-console');
+  args.push(...(opts.upArgs ?? []));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KV_LOG_LEVEL: process.env.KV_LOG_LEVEL ?? 'warn' } });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });

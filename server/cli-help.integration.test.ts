@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS as VIRTCTL_COMMANDS } from './virtctl/main';
 
-const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token'];
+const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token', 'control-plane', 'defaults'];
 
 function run(bin: string, args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' }, timeout: 30_000 });
@@ -37,6 +37,9 @@ describe('kv', () => {
     expect(up.code).toBe(2);
     expect(up.err).not.toMatch(/\n\s+at /);
     expect(run('bin/kv.mjs', ['frobnicate'])).toMatchObject({ code: 2, out: '' });
+    // only the controllers and node agents may share a process; naming another is the user's mistake
+    const shared = run('bin/kv.mjs', ['control-plane', 'scheduler', '--and', 'apiserver', '--port', '1']);
+    expect(shared).toMatchObject({ code: 2, out: '', err: 'kv control-plane: "apiserver" cannot share a process; one of: scheduler, controller, network, storage, node, handler\n' });
     const ttl = run('bin/kv.mjs', ['console', 'login-link', '--ttl', '5x']);
     expect(ttl).toMatchObject({ code: 2, out: '' });
     expect(ttl.err).toMatch(/^kv console login-link: --ttl must be a duration .*\nusage: kv console login-link/);

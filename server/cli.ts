@@ -5,6 +5,7 @@
  * stderr and exits 2.
  */
 import { KUBEVIRT_TS_VERSION } from '../lib/kubevirt/version';
+import { compactAfterStartup } from './startup-gc';
 
 type Runner = (argv: string[]) => Promise<void>;
 
@@ -20,7 +21,7 @@ const COMMON = '[--data-dir DIR] [--kubeconfig FILE]';
 const commands: Record<string, Command> = {
   up: {
     describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)',
-    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m]',
+    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m] [--separate-processes]',
     load: async () => (await import('./up/main')).runUpCommand,
   },
   apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
@@ -28,6 +29,7 @@ const commands: Record<string, Command> = {
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
+  'control-plane': { describe: 'run several components in one process (kv up does, to save memory): kv control-plane scheduler FLAGS --and controller FLAGS ...', usage: 'kv control-plane COMMAND [FLAGS] [--and COMMAND [FLAGS]]... (COMMAND: scheduler, controller, network, storage, node, handler)', load: async () => (await import('./control-plane/main')).runControlPlaneCommand },
   storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H]`, load: async () => (await import('./storage/main')).runStorageCommand },
   network: { describe: 'run the embedded service and policy plane (Endpoints, the nftables service proxy, cluster DNS, NetworkPolicy)', usage: `kv network ${COMMON}`, load: async () => (await import('./network/main')).runNetworkCommand },
   importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },
@@ -37,6 +39,7 @@ const commands: Record<string, Command> = {
   console: { describe: 'run the web console; `kv console login-link` prints a fresh one-time sign-in link', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]\n       kv console login-link [--data-dir DIR] [--ttl 5m] [--url http://HOST:PORT]`, load: async () => (await import('./console/main')).runConsoleCommand },
   virtctl: { describe: "KubeVirt's virtctl: start, stop, restart, migrate, pause, console, vnc, expose ... (also installed as `virtctl`)", load: async () => (await import('./virtctl/main')).runVirtctlCommand },
   'image-upload': { describe: 'upload a disk image into a DataVolume (virtctl image-upload dv NAME --size=S --image-path=F)', load: async () => { const run = (await import('./virtctl/main')).runVirtctlCommand; return (argv: string[]) => run(['image-upload', ...argv]); } },
+  defaults: { describe: "apply the embedded cluster's defaults again (KubeVirt CR, common instance types, storage classes; kv up does it at start)", usage: 'kv defaults [--data-dir DIR]', load: async () => (await import('./up/defaults')).runDefaultsCommand },
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', usage: 'kv bundle', load: async () => (await import('./bundle/main')).runBundleCommand },
   token: { describe: 'API tokens with a role and a lifetime: kv token create --role view|edit|admin [--ttl 8h] [-n NS], list, revoke NAME', usage: 'kv token create --role view|edit|admin [--ttl 8h] [-n NAMESPACE] [--data-dir DIR] [--kubeconfig FILE]\n       kv token list [-o json]\n       kv token revoke NAME', load: async () => (await import('./access-tokens/cli')).runTokenCommand },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
@@ -62,6 +65,7 @@ if (name === '--version' || name === 'version') {
   process.stdout.write(`${command.describe}\n\nusage: ${command.usage}\n`);
 } else {
   const run = await command.load();
+  compactAfterStartup();
   try {
     await run(rest);
   } catch (err) {

@@ -25,6 +25,7 @@ describe('component boundaries', () => {
     ['server/node/x.ts', "import { x } from '../virt-handler/pod-dir';", /server\/node may not import server\/virt-handler internals/],
     ['lib/kubevirt/x.ts', "import { x } from '../../server/kube/clients';", /no imports from server\/ here/],
     ['components/x.tsx', "import { x } from '../server/kube/clients';", /no imports from server\/ here/],
+    ['server/control-plane/x.ts', "import { Kubelet } from '../node/kubelet';", /server\/control-plane may not import server\/node internals/],
   ])('%s: %s is an error', async (file, code, message) => {
     expect(await boundaryErrors(file, code)).toEqual([expect.stringMatching(message)]);
   });
@@ -33,6 +34,7 @@ describe('component boundaries', () => {
     ['server/virt-handler/x.ts', "import type { DomainStatus } from '../virt-launcher/protocol';\nimport { LauncherClient } from '../virt-launcher/launcher-client';"],
     ['server/virt-controller/x.ts', "import { x } from '../images/image-store';\nimport { y } from '../kube/clients';\nimport { z } from '../../lib/kubevirt';"],
     ['server/node/x.ts', "import { detectAccel } from '../virt-launcher/kvm-probe';"],
+    ['server/control-plane/x.ts', "import { runNodeCommand } from '../node/main-kubelet';\nimport { runHandlerCommand } from '../virt-handler/main';"],
     ['server/virt-api/x.test.ts', "import { renderVMI } from '../virt-controller/vm/render-vmi';"],
   ])('%s: allowed imports pass', async (file, code) => {
     expect(await boundaryErrors(file, code)).toEqual([]);

@@ -6,7 +6,8 @@
  * off) only the endpoints controller runs and the rest says why it does not.
  */
 import { log } from '../log';
-import { kubeConfigFromFlags, parseFlags, signalOnTermination } from '../node/cli-flags';
+import { kubeConfigFromFlags, parseFlags } from '../node/cli-flags';
+import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { podNetworkUnavailableReason } from '../node/network/pod-network';
 import { runEndpointsController } from './endpoints/endpoints-controller';
 import { runServiceProxy } from './proxy/service-proxy';
@@ -19,10 +20,10 @@ export function networkPlaneUnavailableReason(): string | undefined {
   return podNetworkUnavailableReason();
 }
 
-export async function runNetworkCommand(argv: string[]): Promise<void> {
+export async function runNetworkCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const flags = parseFlags(argv, {});
   const kc = kubeConfigFromFlags(flags);
-  const signal = signalOnTermination();
+  const signal = stopSignal(shared);
   const logger = log.child({ component: 'network' });
   const runs = [runEndpointsController({ kc, signal, log: logger.child({ part: 'endpoints' }) })];
   const lacking = networkPlaneUnavailableReason();
@@ -37,5 +38,5 @@ export async function runNetworkCommand(argv: string[]): Promise<void> {
   }
   logger.info({ server: kc.getCurrentCluster()?.server, parts: runs.length }, 'network plane running');
   await Promise.all(runs);
-  process.exit(0);
+  finishRun(shared);
 }

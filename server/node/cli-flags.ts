@@ -22,15 +22,3 @@ export function kubeConfigFromFlags(flags: { kubeconfig?: unknown; 'data-dir'?: 
 export function dataDirFromFlags(flags: { 'data-dir'?: unknown }): string {
   return typeof flags['data-dir'] === 'string' ? flags['data-dir'] : defaultDataDir();
 }
-
-/** An AbortSignal that fires on SIGTERM/SIGINT, for a command's main loop. */
-export function signalOnTermination(onSignal?: (sig: NodeJS.Signals) => void): AbortSignal {
-  const ctl = new AbortController();
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(sig, () => {
-      onSignal?.(sig);
-      ctl.abort();
-    });
-  }
-  return ctl.signal;
-}

@@ -1,7 +1,8 @@
 import { log } from '../log';
 import { ensureKvBundle } from '../bundle/ensure-bundle';
 import { BUNDLE_ENV } from '../bundle/pin-bundle';
-import { dataDirFromFlags, kubeConfigFromFlags, parseFlags, signalOnTermination } from './cli-flags';
+import { dataDirFromFlags, kubeConfigFromFlags, parseFlags } from './cli-flags';
+import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { Kubelet } from './kubelet';
 import { podNetworkUnavailableReason } from './network/pod-network';
 
@@ -11,7 +12,7 @@ import { podNetworkUnavailableReason } from './network/pod-network';
  * command runs on the host). The pod network is on unless --no-pod-network or KV_POD_NETWORK=0, or the
  * machine cannot run it (then pods share the host's network and the Node says why).
  */
-export async function runNodeCommand(argv: string[]): Promise<void> {
+export async function runNodeCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const flags = parseFlags(argv, { name: { type: 'string' }, 'nodes-total': { type: 'string' }, 'stop-pods-on-exit': { type: 'boolean' }, 'allow-host-commands': { type: 'boolean' }, 'pod-network': { type: 'boolean' }, 'no-pod-network': { type: 'boolean' } });
   const nodeName = typeof flags.name === 'string' ? flags.name : '';
   if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(nodeName)) {
@@ -35,6 +36,6 @@ export async function runNodeCommand(argv: string[]): Promise<void> {
   const logger = log.child({ component: 'kubelet', node: nodeName });
   logger.info('kubelet starting');
   if (!process.env[BUNDLE_ENV]) void ensureKvBundle(logger); // launcher Pods start from it; under `kv up` they run its pinned build
-  await kubelet.run(signalOnTermination());
-  process.exit(0);
+  await kubelet.run(stopSignal(shared));
+  finishRun(shared);
 }

@@ -6,17 +6,18 @@ import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { DataVolumeController } from '../cdi/datavolume-controller';
 import { EventRecorder } from '../kube/events';
 import { log } from '../log';
-import { dataDirFromFlags, kubeConfigFromFlags, parseFlags, signalOnTermination } from '../node/cli-flags';
+import { dataDirFromFlags, kubeConfigFromFlags, parseFlags } from '../node/cli-flags';
+import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { VolumeController } from './volume-controller';
 import { createUploadServer } from '../cdi/upload/upload-server';
 import { advertiseUploadProxy } from '../cdi/upload/advertise';
 
-export async function runStorageCommand(argv: string[]): Promise<void> {
+export async function runStorageCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const flags = parseFlags(argv, { 'upload-port': { type: 'string' }, 'upload-host': { type: 'string' } });
   const kc = kubeConfigFromFlags(flags);
   const dataDir = dataDirFromFlags(flags);
   const core = kc.makeApiClient(CoreV1Api);
-  const signal = signalOnTermination();
+  const signal = stopSignal(shared);
   log.child({ component: 'storage' }).info({ server: kc.getCurrentCluster()?.server, dataDir }, 'storage controllers starting');
   const recorder = new EventRecorder(core, { component: 'persistentvolume-controller' });
   const cdiRecorder = new EventRecorder(core, { component: 'datavolume-controller' });
@@ -32,5 +33,5 @@ export async function runStorageCommand(argv: string[]): Promise<void> {
     runs.push(advertiseUploadProxy(core, host, port, signal));
   }
   await Promise.all(runs);
-  process.exit(0);
+  finishRun(shared);
 }

@@ -14,6 +14,8 @@ export interface UpOptions {
   host: string;
   /** how long the printed one-time sign-in link works, in seconds */
   loginLinkTtl: number;
+  /** one process per component instead of one `kv control-plane` for the controllers and nodes */
+  separateProcesses: boolean;
 }
 
 /** Parses `kv up` flags; bad input is a clear error, not a stack trace. */
@@ -29,6 +31,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
       'no-console': { type: 'boolean', default: false },
       host: { type: 'string', default: '127.0.0.1' },
       'login-link-ttl': { type: 'string', default: '5m' },
+      'separate-processes': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -41,6 +44,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
     virtApiPort: toInt('--virt-api-port', values['virt-api-port']!, 0, 65535),
     console: !values['no-console'],
     host: values.host!,
+    separateProcesses: values['separate-processes']!,
     loginLinkTtl: parseDurationFlag('--login-link-ttl', values['login-link-ttl']!, { min: 10, max: 24 * 3600 }),
   };
 }

@@ -5,11 +5,10 @@ import { lockDataDir } from '../data-dir-lock';
 import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
+import { shareProcess } from './shared-process';
+import { COMPONENT_FLAGS, SMALL_YOUNG_GENERATION } from './node-flags';
 import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
-import { ensureKubeVirtCR } from './kubevirt-cr';
-import { ensureStorageClasses } from './storage-classes';
-import { ensureCommonInstancetypes } from './common-instancetypes';
-import { loadKubeConfig } from '../kube/kubeconfig';
+import { applyDefaultsInChild } from './apply-defaults';
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
 import { mintLoginLink } from '../console/login-link';
@@ -51,7 +50,7 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number): { apise
     apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
     // virt-api runs whether or not the console does: admission and every subresource need it
     virtApi: {
-      name: 'virt-api', args: ['virt-api', ...common, ...as('virt-api'), '--port', String(o.virtApiPort), '--allowed-origin', `http://${o.host}:${o.consolePort}`],
+      name: 'virt-api', nodeFlags: SMALL_YOUNG_GENERATION, args: ['virt-api', ...common, ...as('virt-api'), '--port', String(o.virtApiPort), '--allowed-origin', `http://${o.host}:${o.consolePort}`],
       liveness: { check: (timeoutMs) => virtApiAnswers(paths.kubeconfig, o.virtApiPort, timeoutMs) },
     },
     control: [
@@ -72,7 +71,7 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number): { apise
       },
     ]),
     console: o.console ? {
-      name: 'console', args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host],
+      name: 'console', nodeFlags: SMALL_YOUNG_GENERATION, args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host],
       liveness: { check: async (timeoutMs) => (await httpStatus(`http://${o.host}:${o.consolePort}/healthz`, timeoutMs)) === 200 },
     } : undefined,
   };
@@ -104,7 +103,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {
-    const c = new SupervisedComponent(bundle ? { ...spec, env: { ...spec.env, [BUNDLE_ENV]: bundle } } : spec, paths.logs, upLog);
+    const flagged = { ...spec, nodeFlags: [...COMPONENT_FLAGS, ...(spec.nodeFlags ?? [])] };
+    const c = new SupervisedComponent(bundle ? { ...flagged, env: { ...spec.env, [BUNDLE_ENV]: bundle } } : flagged, paths.logs, upLog);
     c.start();
     running.push(c);
     return c;
@@ -141,10 +141,9 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
       { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
     say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
-    const adminKc = loadKubeConfig(paths.kubeconfig);
-    say(`kv up: KubeVirt CR kubevirt/kubevirt ${await ensureKubeVirtCR(adminKc)}; ${await ensureCommonInstancetypes(adminKc)} common instance types and preferences created; ${await ensureStorageClasses(adminKc)} storage classes created`);
-    p.control.forEach(launch);
-    p.nodes.forEach(launch);
+    say(`kv up: ${await applyDefaultsInChild(opts.dataDir, bundle ? { [BUNDLE_ENV]: bundle } : {})}`); // a child: kv up never loads the Kubernetes client
+    // embedded mode: the controllers and every node's kubelet and handler share one process unless asked not to
+    (opts.separateProcesses ? [...p.control, ...p.nodes] : [shareProcess('control-plane', [...p.control, ...p.nodes])]).forEach(launch);
     await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
     say(`kv up: ${opts.nodes} node(s) Ready, each with its virt-handler; ${await podNetworkLine(access!)}`);
     let consoleUrl = '(console disabled)';

@@ -6,13 +6,15 @@ import type { Logger } from '../log';
 import { watchLiveness, type LivenessProbe } from './liveness';
 
 /** bin/kv.mjs runs the prebuilt bundle when fresh, else the sources through tsx. */
-const kvScript = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
+export const kvScript = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
 
 export interface ComponentSpec {
   name: string;
   /** `kv` subcommand and its flags */
   args: string[];
   env?: Record<string, string>;
+  /** node/V8 flags before the script (e.g. a smaller young generation) */
+  nodeFlags?: string[];
   /** restarts the component when it stops answering, not only when it exits */
   liveness?: LivenessProbe;
 }
@@ -43,7 +45,7 @@ export class SupervisedComponent {
   start(): void {
     mkdirSync(this.logDir, { recursive: true });
     const out = createWriteStream(join(this.logDir, `${this.spec.name}.log`), { flags: 'a' });
-    const node = [process.execPath, kvScript, ...this.spec.args];
+    const node = [process.execPath, ...(this.spec.nodeFlags ?? []), kvScript, ...this.spec.args];
     const child = spawn('setpriv', ['--pdeathsig', 'TERM', '--', ...node], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...this.spec.env },

@@ -9,6 +9,7 @@ import { ClusterConfig } from '../kube/cluster-config';
 import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
+import { stopSignal, type SharedRun } from '../shared-run';
 import { startCpuProfile } from './cpu-profile';
 import { localImageCheck } from './local-images';
 import { EvacuationController } from './evacuation/evacuation-controller';
@@ -72,20 +73,17 @@ export async function startControllers(ctx: ControllerContext, signal: AbortSign
   await Promise.all(runs);
 }
 
-export async function runControllerCommand(argv: string[]): Promise<void> {
+export async function runControllerCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: { kubeconfig: { type: 'string' }, 'data-dir': { type: 'string' }, 'launcher-image': { type: 'string' } },
   });
   const clients = makeKubeClients(loadKubeConfig(values.kubeconfig));
   const recorder = new EventRecorder(clients.core, { component: COMPONENT });
-  const abort = new AbortController();
-  const stop = () => { ctlLog.info('stopping'); abort.abort(); };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  const signal = stopSignal(shared, () => ctlLog.info('stopping'));
   const writeProfile = await startCpuProfile();
   const clusterConfig = new ClusterConfig(clients.kc);
-  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'], clusterConfig }, abort.signal);
+  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'], clusterConfig }, signal);
   await writeProfile();
   ctlLog.info('stopped');
 }

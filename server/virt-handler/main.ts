@@ -11,6 +11,7 @@ import { makeKubeClients } from '../kube/clients';
 import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { log } from '../log';
+import type { SharedRun } from '../shared-run';
 import { Phase } from './constants';
 import { createHandlerServer } from './handler-server';
 import { createHandlerMetrics } from './metrics';
@@ -51,7 +52,7 @@ export async function startHandler(o: HandlerOptions): Promise<{ url: string; st
   return { url, stop };
 }
 
-export async function runHandlerCommand(argv: string[]): Promise<void> {
+export async function runHandlerCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -68,6 +69,10 @@ export async function runHandlerCommand(argv: string[]): Promise<void> {
     node, dataDir: values['data-dir'] ?? defaultDataDir(), kubeconfig: values.kubeconfig,
     host: values.host, port: values.port ? Number(values.port) : undefined,
   });
+  if (shared) {
+    if (!shared.signal.aborted) await new Promise((resolve) => shared.signal.addEventListener('abort', resolve, { once: true }));
+    return h.stop();
+  }
   const stop = () => { void h.stop().then(() => process.exit(0)); };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
