@@ -1,5 +1,6 @@
 import { Broadcaster, DEFAULT_WATCH_BUFFER_LIMIT } from './broadcaster';
 import { DuplicateRevisionError, type LogBackend } from './log-backend';
+import { GroupCommit } from './group-commit';
 import { toKeyValue, type LogRow, type NewLogRow } from './log-row';
 import { AlreadyExistsError, CompactedError, ConflictError, NotFoundError, type Store } from './types';
 
@@ -10,23 +11,29 @@ export interface LogStoreOptions {
 
 /**
  * The Store contract over any LogBackend: CAS rules (the backend's unique
- * (key, prevRevision) has the last word), events published on commit, watch, compaction.
+ * (key, prevRevision) has the last word), writes group-committed (group-commit.ts), events
+ * published after the commit, watch, compaction.
  */
+const isWriteError = (err: unknown) => err instanceof AlreadyExistsError || err instanceof ConflictError || err instanceof NotFoundError;
+
 export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}): Store {
   const broadcaster = new Broadcaster((q) => backend.readRowsAfter(q), opts.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT);
+  const commits = new GroupCommit((fn) => backend.transaction(fn), { isWriteError });
   let closed = false;
 
+  /** runs a write's checks and append inside the next group commit; its event is published after the commit */
+  function write<T>(apply: () => { row: LogRow; result: T }): Promise<T> {
+    if (closed) return Promise.reject(new Error('store is closed'));
+    return commits.submit(apply, (w) => broadcaster.publish(w.row)).then((w) => w.result);
+  }
+
   function append(row: NewLogRow, onLostRace: () => Error): LogRow {
-    if (closed) throw new Error('store is closed');
-    let written: LogRow;
     try {
-      written = backend.appendRow(row);
+      return backend.appendRow(row);
     } catch (err) {
       if (err instanceof DuplicateRevisionError) throw onLostRace();
       throw err;
     }
-    broadcaster.publish(written);
-    return written;
   }
 
   function liveRow(key: string): LogRow {
@@ -54,26 +61,26 @@ export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}):
 
     count: (prefix) => backend.countLatestRows(prefix),
 
-    create(key, value) {
+    create: (key, value) => write(() => {
       const prev = backend.latestRow(key);
       if (prev && !prev.deleted) throw new AlreadyExistsError(key);
-      const row = { name: key, created: true, deleted: false, createRevision: 0, prevRevision: prev?.id ?? 0, value, oldValue: null };
-      return append(row, () => new AlreadyExistsError(key)).id;
-    },
+      const row = append({ name: key, created: true, deleted: false, createRevision: 0, prevRevision: prev?.id ?? 0, value, oldValue: null }, () => new AlreadyExistsError(key));
+      return { row, result: row.id };
+    }),
 
-    update(key, value, expectedModRevision) {
+    update: (key, value, expectedModRevision) => write(() => {
       const prev = liveRow(key);
       if (prev.id !== expectedModRevision) throw new ConflictError(key);
-      const row = { name: key, created: false, deleted: false, createRevision: prev.createRevision, prevRevision: prev.id, value, oldValue: prev.value };
-      return append(row, () => new ConflictError(key)).id;
-    },
+      const row = append({ name: key, created: false, deleted: false, createRevision: prev.createRevision, prevRevision: prev.id, value, oldValue: prev.value }, () => new ConflictError(key));
+      return { row, result: row.id };
+    }),
 
-    delete(key, expectedModRevision) {
+    delete: (key, expectedModRevision) => write(() => {
       const prev = liveRow(key);
       if (expectedModRevision !== undefined && prev.id !== expectedModRevision) throw new ConflictError(key);
-      const row = { name: key, created: false, deleted: true, createRevision: prev.createRevision, prevRevision: prev.id, value: prev.value, oldValue: prev.value };
-      return { revision: append(row, () => new ConflictError(key)).id, prev: toKeyValue(prev) };
-    },
+      const row = append({ name: key, created: false, deleted: true, createRevision: prev.createRevision, prevRevision: prev.id, value: prev.value, oldValue: prev.value }, () => new ConflictError(key));
+      return { row, result: { revision: row.id, prev: toKeyValue(prev) } };
+    }),
 
     watch(prefix, watchOpts) {
       if (watchOpts.signal.aborted) return;
@@ -90,8 +97,11 @@ export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}):
       broadcaster.dropReplayingBelow(target);
     },
 
+    commitStats: () => commits.stats(),
+
     close() {
       if (closed) return;
+      commits.flush();
       closed = true;
       broadcaster.closeAll();
       backend.close();

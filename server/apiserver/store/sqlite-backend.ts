@@ -83,8 +83,19 @@ export function openSqliteBackend(path: string): LogBackend {
     st.setMeta.run(META_COMPACT_REVISION, rev);
   });
 
+  const inTransaction = db.transaction((fn: () => void) => fn());
+  function transaction(fn: () => void): void {
+    try {
+      inTransaction.immediate(fn);
+    } catch (err) {
+      revision = (st.revision.get() as { rev: number }).rev;
+      throw err;
+    }
+  }
+
   return {
     currentRevision: () => revision,
+    transaction,
     compactRevision: () => compacted,
     latestRow(key) {
       const r = st.latest.get(key) as DbRow | undefined;
