@@ -1,6 +1,7 @@
 import { Broadcaster, DEFAULT_WATCH_BUFFER_LIMIT } from './broadcaster';
 import { DuplicateRevisionError, type LogBackend } from './log-backend';
 import { GroupCommit } from './group-commit';
+import { LatestIndex } from './latest-index';
 import { toKeyValue, type LogRow, type NewLogRow } from './log-row';
 import { AlreadyExistsError, CompactedError, ConflictError, NotFoundError, type Store } from './types';
 
@@ -12,19 +13,24 @@ export interface LogStoreOptions {
 /**
  * The Store contract over any LogBackend: CAS rules (the backend's unique
  * (key, prevRevision) has the last word), writes group-committed (group-commit.ts), events
- * published after the commit, watch, compaction.
+ * published after the commit, reads served from the committed live keys in memory
+ * (latest-index.ts), watch, compaction.
  */
 const isWriteError = (err: unknown) => err instanceof AlreadyExistsError || err instanceof ConflictError || err instanceof NotFoundError;
 
 export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}): Store {
   const broadcaster = new Broadcaster((q) => backend.readRowsAfter(q), opts.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT);
+  const index = new LatestIndex(backend.listLatestRows('', {}).map(toKeyValue));
   const commits = new GroupCommit((fn) => backend.transaction(fn), { isWriteError });
   let closed = false;
 
   /** runs a write's checks and append inside the next group commit; its event is published after the commit */
   function write<T>(apply: () => { row: LogRow; result: T }): Promise<T> {
     if (closed) return Promise.reject(new Error('store is closed'));
-    return commits.submit(apply, (w) => broadcaster.publish(w.row)).then((w) => w.result);
+    return commits.submit(apply, ({ row }) => {
+      index.apply(row.name, row.deleted ? undefined : toKeyValue(row));
+      broadcaster.publish(row);
+    }).then((w) => w.result);
   }
 
   function append(row: NewLogRow, onLostRace: () => Error): LogRow {
@@ -46,20 +52,17 @@ export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}):
     currentRevision: () => backend.currentRevision(),
     compactRevision: () => backend.compactRevision(),
 
-    get(key) {
-      const row = backend.latestRow(key);
-      return row && !row.deleted ? toKeyValue(row) : undefined;
-    },
+    get: (key) => index.get(key),
 
     list(prefix, listOpts = {}) {
       const revision = backend.currentRevision();
       const limit = listOpts.limit && listOpts.limit > 0 ? listOpts.limit : undefined;
-      const rows = backend.listLatestRows(prefix, { startAfter: listOpts.startAfter, limit: limit && limit + 1 });
-      const more = limit !== undefined && rows.length > limit;
-      return { items: (more ? rows.slice(0, limit) : rows).map(toKeyValue), revision, more };
+      const items = index.list(prefix, { startAfter: listOpts.startAfter, limit: limit && limit + 1 });
+      const more = limit !== undefined && items.length > limit;
+      return { items: more ? items.slice(0, limit) : items, revision, more };
     },
 
-    count: (prefix) => backend.countLatestRows(prefix),
+    count: (prefix) => index.count(prefix),
 
     create: (key, value) => write(() => {
       const prev = backend.latestRow(key);
