@@ -6,9 +6,9 @@
  * Usage: node --import tsx bench/apiserver-bench.ts [vms=1000] [concurrency=16] [watchers=100]
  * KV_BENCH_CPU_PROF=<dir>: the API server process writes a V8 CPU profile there on exit.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonClient, startChildServer } from '../server/apiserver/testing/child-server';
 
@@ -39,6 +39,19 @@ const vm = (name: string) => ({
 
 type Client = ReturnType<typeof jsonClient>;
 
+/** CPU ms the API server process used so far (user + system, from /proc): stable when other work shares the cores */
+function serverCpuMs(): number {
+  const fields = readFileSync(`/proc/${server.proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** runs a phase and returns the server's CPU ms per operation during it */
+async function cpuPer(ops: number, phase: () => Promise<void>): Promise<string> {
+  const before = serverCpuMs();
+  await phase();
+  return `server CPU ${((serverCpuMs() - before) / ops).toFixed(2)} ms/op`;
+}
+
 async function benchCreates(c: Client): Promise<void> {
   let next = 0;
   const t0 = performance.now();
@@ -50,6 +63,7 @@ async function benchCreates(c: Client): Promise<void> {
   }));
   const ms = performance.now() - t0;
   out(`create VirtualMachine  ${fmt((VMS / ms) * 1000)} /s  (${VMS} objects, concurrency ${CONCURRENCY}, target >= 3000/s)`);
+  out(`  load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 }
 
 async function benchList(c: Client): Promise<void> {
@@ -118,9 +132,9 @@ function mergePatch(path: string): Promise<{ status: number; body: any }> {
   });
 }
 try {
-  await benchCreates(client);
-  await benchList(client);
-  await benchWatch(patchClient, server);
+  out(`  ${await cpuPer(VMS, () => benchCreates(client))}`);
+  out(`  ${await cpuPer(LIST_RUNS, () => benchList(client))}`);
+  out(`  ${await cpuPer(WATCH_WRITES, () => benchWatch(patchClient, server))} (a PATCH and its ${WATCHERS} watch events)`);
 } finally {
   client.close();
   server.proc.kill('SIGTERM');

@@ -42,7 +42,7 @@ describe('GroupCommit', () => {
     turn.run();
     expect(await Promise.all(ps)).toEqual([1, 2, 3]);
     expect(db.journal).toEqual(['BEGIN', 'put a', 'put b', 'put c', 'COMMIT']);
-    expect(gc.stats()).toEqual({ batches: 1, writes: 3 });
+    expect(gc.stats()).toMatchObject({ batches: 1, writes: 3 });
   });
 
   it('a write refused by its own checks fails alone; the others commit', async () => {
@@ -104,7 +104,7 @@ describe('GroupCommit', () => {
     expect(turn.pending()).toBe(1);
     turn.run();
     expect(await inner).toBe(2);
-    expect(gc.stats()).toEqual({ batches: 2, writes: 2 });
+    expect(gc.stats()).toMatchObject({ batches: 2, writes: 2 });
   });
 
   it('flush commits what is queued at once (closing the store)', async () => {
@@ -114,5 +114,85 @@ describe('GroupCommit', () => {
     gc.flush();
     expect(await p).toBe(1);
     expect(db.committed()).toEqual(['a']);
+  });
+
+  describe('with a sync apart from the COMMIT (the SQLite driver)', () => {
+    /** syncs the test completes by hand */
+    function manualSync() {
+      const calls: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+      const sync = () => new Promise<void>((resolve, reject) => { calls.push({ resolve, reject }); });
+      return { sync, calls };
+    }
+    const tick = () => new Promise((r) => setImmediate(r));
+
+    it('acknowledges nothing and publishes nothing until the sync after the COMMIT returned', async () => {
+      const db = fakeDb();
+      const turn = manualSchedule();
+      const s = manualSync();
+      const gc = new GroupCommit(db.transact, { isWriteError, schedule: turn.schedule, sync: s.sync });
+      const events: string[] = [];
+      const p = gc.submit(() => db.put('a'), () => events.push('published')).then((v) => { events.push('acked'); return v; });
+      turn.run();
+      expect(db.journal.at(-1)).toBe('COMMIT');
+      expect(s.calls).toHaveLength(1);
+      await tick();
+      expect(events).toEqual([]);
+      s.calls[0].resolve();
+      expect(await p).toBe(1);
+      expect(events).toEqual(['published', 'acked']);
+    });
+
+    it('batches committed while a sync runs share the next single sync and settle in commit order', async () => {
+      const db = fakeDb();
+      const turn = manualSchedule();
+      const s = manualSync();
+      const gc = new GroupCommit(db.transact, { isWriteError, schedule: turn.schedule, sync: s.sync });
+      const acked: string[] = [];
+      const submit = (v: string) => gc.submit(() => db.put(v)).then(() => acked.push(v));
+      const all = [submit('a')];
+      turn.run(); // batch 1 committed, sync 1 running
+      all.push(submit('b'));
+      turn.run(); // batch 2 committed while sync 1 runs
+      all.push(submit('c'));
+      turn.run(); // batch 3 too
+      expect(s.calls).toHaveLength(1);
+      s.calls[0].resolve();
+      await tick();
+      expect(acked).toEqual(['a']);
+      expect(s.calls).toHaveLength(2); // one sync for batches 2 and 3
+      s.calls[1].resolve();
+      await Promise.all(all);
+      expect(acked).toEqual(['a', 'b', 'c']);
+      expect(gc.stats()).toEqual({ batches: 3, writes: 3, syncs: 2 });
+    });
+
+    it('a failed sync rejects the writes it covered and refuses every later one', async () => {
+      const db = fakeDb();
+      const turn = manualSchedule();
+      const s = manualSync();
+      const gc = new GroupCommit(db.transact, { isWriteError, schedule: turn.schedule, sync: s.sync });
+      const p = gc.submit(() => db.put('a'));
+      turn.run();
+      s.calls[0].reject(new Error('EIO'));
+      await expect(p).rejects.toThrow('EIO');
+      await expect(gc.submit(() => db.put('b'))).rejects.toThrow('EIO');
+    });
+
+    it('drain commits and syncs at once (closing the store), also under a running sync', async () => {
+      const db = fakeDb();
+      const turn = manualSchedule();
+      const s = manualSync();
+      let syncedNow = 0;
+      const gc = new GroupCommit(db.transact, { isWriteError, schedule: turn.schedule, sync: s.sync, syncNow: () => { syncedNow++; } });
+      const first = gc.submit(() => db.put('a'));
+      turn.run();
+      const second = gc.submit(() => db.put('b'));
+      gc.drain();
+      expect(syncedNow).toBe(1);
+      expect([await first, await second]).toEqual([1, 2]);
+      s.calls[0].resolve(); // the old sync finishing later changes nothing
+      await tick();
+      expect(db.committed()).toEqual(['a', 'b']);
+    });
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Group commit: writes submitted while the event loop is busy (one turn) are applied in
- * submission order inside one transaction, so they share one COMMIT (one WAL fsync with
- * synchronous=FULL). A write's promise settles only after that COMMIT returned: an
- * acknowledged write is durable. The whole batch runs synchronously (BEGIN, every write,
- * COMMIT), so no read can see a write before it is durable.
+ * submission order inside one transaction, so they share one COMMIT. When the backend syncs
+ * apart from its COMMIT (`sync`: the SQLite driver's fdatasync of the WAL on libuv's thread
+ * pool), the event loop keeps serving requests meanwhile, and every batch committed while a
+ * sync runs is covered by the next single sync. A write's promise settles, and its
+ * after-commit step runs (index update, watch event), only once a sync that started after
+ * its COMMIT has returned: an acknowledged write is durable, and batches settle in order.
  *
  * Each write's own checks (create-exists, compare-and-swap) run at its turn in the batch,
  * against the state left by the writes before it: they stay exact. A write refused by its
@@ -28,6 +30,13 @@ interface Pending<T> {
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
 export interface GroupCommitOptions {
+  /**
+   * makes everything committed so far durable (off the event loop); without it a COMMIT is
+   * taken as durable by itself (memory driver, or a database that syncs in its COMMIT)
+   */
+  sync?: () => Promise<void>;
+  /** the same, synchronously (used when the store closes with syncs pending) */
+  syncNow?: () => void;
   /** true for errors that refuse one write only (conflicts, not found, exists) */
   isWriteError: (err: unknown) => boolean;
   /** when the batch runs; default setImmediate (after the I/O callbacks of this loop turn) */
@@ -39,6 +48,12 @@ export class GroupCommit {
   private scheduled = false;
   private batches = 0;
   private writes = 0;
+  private syncs = 0;
+  /** committed batches waiting for a sync, and whether one is running */
+  private unsynced: Array<(err?: unknown) => void> = [];
+  private syncing = false;
+  /** a failed sync leaves the database in doubt: every later write is refused */
+  private failed: unknown;
 
   constructor(private readonly transact: Transact, private readonly opts: GroupCommitOptions) {}
 
@@ -48,6 +63,7 @@ export class GroupCommit {
    * (the store publishes watch events there).
    */
   submit<T>(apply: () => T, committed?: (value: T) => void): Promise<T> {
+    if (this.failed !== undefined) return Promise.reject(this.failed);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ apply, committed, resolve, reject } as Pending<unknown>);
       if (this.scheduled) return;
@@ -80,6 +96,55 @@ export class GroupCommit {
     }
     this.batches++;
     this.writes += batch.length;
+    let settled = false;
+    const settle = (syncErr?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (syncErr !== undefined) batch.forEach((p) => p.reject(syncErr));
+      else this.settle(batch, outcomes);
+    };
+    if (!this.opts.sync) return settle();
+    this.unsynced.push(settle);
+    if (!this.syncing) this.startSync();
+  }
+
+  /** commits what is queued and makes every committed batch durable now, synchronously */
+  drain(): void {
+    this.flush();
+    if (this.unsynced.length === 0 && !this.syncing) return;
+    this.opts.syncNow?.();
+    this.syncs++;
+    for (const settle of this.unsynced.splice(0)) settle();
+    for (const settle of this.inFlight.splice(0)) settle();
+  }
+
+  /** the batches the running sync covers (settled by it, or by drain) */
+  private inFlight: Array<(err?: unknown) => void> = [];
+
+  private startSync(): void {
+    this.syncing = true;
+    const covered = this.unsynced;
+    this.unsynced = [];
+    this.inFlight = covered;
+    this.opts.sync!().then(
+      () => {
+        this.syncs++;
+        for (const settle of covered) settle();
+      },
+      (err: unknown) => {
+        this.failed = err;
+        logger.error({ err }, 'store sync failed: refusing every write from now on');
+        for (const settle of covered) settle(err);
+      },
+    ).finally(() => {
+      this.syncing = false;
+      this.inFlight = [];
+      if (this.unsynced.length > 0 && this.failed === undefined) this.startSync();
+      else for (const settle of this.unsynced.splice(0)) settle(this.failed);
+    });
+  }
+
+  private settle(batch: Array<Pending<unknown>>, outcomes: Outcome[]): void {
     batch.forEach((p, i) => {
       const o = outcomes[i];
       try {
@@ -95,8 +160,8 @@ export class GroupCommit {
     });
   }
 
-  /** committed batches and the writes they held (writes / batches = the batching factor) */
-  stats(): { batches: number; writes: number } {
-    return { batches: this.batches, writes: this.writes };
+  /** committed batches, the writes they held (writes / batches = the batching factor) and syncs */
+  stats(): { batches: number; writes: number; syncs: number } {
+    return { batches: this.batches, writes: this.writes, syncs: this.syncs };
   }
 }

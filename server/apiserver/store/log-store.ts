@@ -21,13 +21,20 @@ const isWriteError = (err: unknown) => err instanceof AlreadyExistsError || err 
 export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}): Store {
   const broadcaster = new Broadcaster((q) => backend.readRowsAfter(q), opts.watchBufferLimit ?? DEFAULT_WATCH_BUFFER_LIMIT);
   const index = new LatestIndex(backend.listLatestRows('', {}).map(toKeyValue));
-  const commits = new GroupCommit((fn) => backend.transaction(fn), { isWriteError });
+  const commits = new GroupCommit((fn) => backend.transaction(fn), {
+    isWriteError,
+    sync: backend.sync && (() => backend.sync!()),
+    syncNow: backend.syncNow && (() => backend.syncNow!()),
+  });
+  /** the newest revision that is durable: what reads, lists and new watches are based on */
+  let durableRevision = backend.currentRevision();
   let closed = false;
 
   /** runs a write's checks and append inside the next group commit; its event is published after the commit */
   function write<T>(apply: () => { row: LogRow; result: T }): Promise<T> {
     if (closed) return Promise.reject(new Error('store is closed'));
     return commits.submit(apply, ({ row }) => {
+      durableRevision = row.id;
       index.apply(row.name, row.deleted ? undefined : toKeyValue(row));
       broadcaster.publish(row);
     }).then((w) => w.result);
@@ -49,13 +56,13 @@ export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}):
   }
 
   return {
-    currentRevision: () => backend.currentRevision(),
+    currentRevision: () => durableRevision,
     compactRevision: () => backend.compactRevision(),
 
     get: (key) => index.get(key),
 
     list(prefix, listOpts = {}) {
-      const revision = backend.currentRevision();
+      const revision = durableRevision;
       const limit = listOpts.limit && listOpts.limit > 0 ? listOpts.limit : undefined;
       const items = index.list(prefix, { startAfter: listOpts.startAfter, limit: limit && limit + 1 });
       const more = limit !== undefined && items.length > limit;
@@ -87,14 +94,14 @@ export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}):
 
     watch(prefix, watchOpts) {
       if (watchOpts.signal.aborted) return;
-      const current = backend.currentRevision();
+      const current = durableRevision;
       const after = watchOpts.afterRevision > 0 ? watchOpts.afterRevision : current;
       if (after < backend.compactRevision()) throw new CompactedError(backend.compactRevision());
       broadcaster.add(prefix, watchOpts, after, current);
     },
 
     compact(rev) {
-      const target = Math.min(rev, backend.currentRevision());
+      const target = Math.min(rev, durableRevision);
       if (target <= backend.compactRevision()) return;
       backend.compactRows(target);
       broadcaster.dropReplayingBelow(target);
@@ -104,7 +111,7 @@ export function createLogStore(backend: LogBackend, opts: LogStoreOptions = {}):
 
     close() {
       if (closed) return;
-      commits.flush();
+      commits.drain();
       closed = true;
       broadcaster.closeAll();
       backend.close();

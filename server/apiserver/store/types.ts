@@ -91,7 +91,7 @@ export interface Store {
   /** drop superseded rows and tombstones with revision <= rev */
   compact(rev: number): void;
   /** committed batches and the writes in them since the store opened */
-  commitStats(): { batches: number; writes: number };
-  /** commits queued writes, then closes */
+  commitStats(): { batches: number; writes: number; syncs: number };
+  /** commits queued writes and makes them durable, then closes */
   close(): void;
 }
