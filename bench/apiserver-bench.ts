@@ -4,13 +4,17 @@
  * LIST latency of all of them, and watch delivery latency (write sent → event received) with
  * 100 watchers. Targets (issue 17): ≥ 3,000 creates/s, LIST 1,000 p99 ≤ 20 ms, watch p99 ≤ 10 ms.
  * Usage: node --import tsx bench/apiserver-bench.ts [vms=1000] [concurrency=16] [watchers=100]
+ * The server runs as users run it: `kv apiserver` from the esbuild bundle (build it first with
+ * `node bin/kv.mjs bundle`; the bench refuses a stale one). KV_BENCH_SERVER=tsx runs the sources
+ * through tsx instead (its keepNames helper costs measurable CPU in hot closures).
  * KV_BENCH_CPU_PROF=<dir>: the API server process writes a V8 CPU profile there on exit.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonClient, startChildServer } from '../server/apiserver/testing/child-server';
+import { jsonClient, startChildServer, type ChildServer } from '../server/apiserver/testing/child-server';
+import { startBundledServer } from './bundled-apiserver';
 
 const VMS = Number(process.argv[2] ?? 1000);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -114,7 +118,10 @@ async function benchWatch(c: Client, s: { url: string; caPem: string; adminToken
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kv-apiserver-bench-'));
 const profDir = process.env.KV_BENCH_CPU_PROF;
-const server = await startChildServer(dataDir, undefined, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+const useTsx = process.env.KV_BENCH_SERVER === 'tsx';
+const server: ChildServer = useTsx ? await startChildServer(dataDir, undefined, nodeArgs) : await startBundledServer(dataDir, nodeArgs);
+out(`server: ${useTsx ? 'sources through tsx' : 'kv apiserver from the bundle'}`);
 const client = jsonClient(server, CONCURRENCY);
 const patchClient = {
   ...client,
