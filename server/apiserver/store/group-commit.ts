@@ -110,6 +110,7 @@ export class GroupCommit {
 
   /** commits what is queued and makes every committed batch durable now, synchronously */
   drain(): void {
+    this.drained = true;
     this.flush();
     if (this.unsynced.length === 0 && !this.syncing) return;
     this.opts.syncNow?.();
@@ -118,6 +119,8 @@ export class GroupCommit {
     for (const settle of this.inFlight.splice(0)) settle();
   }
 
+  /** set by drain (the store closing): a sync still running then reports on a closed file */
+  private drained = false;
   /** the batches the running sync covers (settled by it, or by drain) */
   private inFlight: Array<(err?: unknown) => void> = [];
 
@@ -132,6 +135,7 @@ export class GroupCommit {
         for (const settle of covered) settle();
       },
       (err: unknown) => {
+        if (this.drained) return; // covered by drain's own sync already
         this.failed = err;
         logger.error({ err }, 'store sync failed: refusing every write from now on');
         for (const settle of covered) settle(err);
