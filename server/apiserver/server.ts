@@ -75,7 +75,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   let ready = false;
   let address = '';
   const server: Server = createServer({ cert: pki.certPem, key: pki.keyPem, keepAlive: true, requestTimeout: 120_000, keepAliveTimeout: 65_000, headersTimeout: 70_000 } as never,
-    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, metrics: createApiServerMetrics() }));
+    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, metrics: createApiServerMetrics(() => store.commitStats()) }));
   const sockets = new Set<Socket>();
   server.on('secureConnection', (s: Socket) => { s.setNoDelay(true); sockets.add(s); s.on('close', () => sockets.delete(s)); });
   server.on('upgrade', createUpgradeListener(ctx, tokens));

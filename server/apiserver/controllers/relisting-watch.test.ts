@@ -11,9 +11,9 @@ it('relists after the store drops a watcher that fell behind, and ends with the 
     onList: (items) => { lists++; state.clear(); for (const kv of items) state.set(kv.key, kv.value); },
     onEvent: (e) => { if (e.type === 'DELETED') state.delete(e.kv.key); else state.set(e.kv.key, e.kv.value); },
   });
-  for (let i = 0; i < 50; i++) store.create(`/registry/core/configmaps/ns/c${i}`, `v${i}`);
+  await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(`/registry/core/configmaps/ns/c${i}`, `v${i}`)));
   await waitFor(() => lists > 1 && state.size === 50, 3000, 'relist');
-  store.delete('/registry/core/configmaps/ns/c0');
+  await store.delete('/registry/core/configmaps/ns/c0');
   await waitFor(() => !state.has('/registry/core/configmaps/ns/c0'), 3000, 'live event after relist');
   stop();
   store.close();

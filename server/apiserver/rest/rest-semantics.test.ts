@@ -44,6 +44,21 @@ describe('metrics', () => {
     const text = (await t.call('GET', '/metrics', undefined, { accept: 'text/plain' })).body as string;
     expect(text).toMatch(/apiserver_request_total\{verb="GET",group="",resource="configmaps",subresource="",code="404"\} \d+/);
   });
+
+  it('counts the store\'s commits and the writes they carried', async () => {
+    const read = async () => {
+      const text = (await t.call('GET', '/metrics', undefined, { accept: 'text/plain' })).body as string;
+      const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+      return { commits: value('kv_store_commits_total'), writes: value('kv_store_committed_writes_total') };
+    };
+    const before = await read();
+    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => t.call('POST', `${NS}/configmaps`, cm(`metrics-${i}`))));
+    expect(created.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const after = await read();
+    expect(after.writes - before.writes).toBeGreaterThanOrEqual(20);
+    expect(after.commits - before.commits).toBeGreaterThanOrEqual(1);
+    expect(after.commits - before.commits).toBeLessThanOrEqual(after.writes - before.writes);
+  });
 });
 
 describe('authentication reviews', () => {

@@ -31,6 +31,27 @@ describe.each([
     b.close();
   });
 
+  it('a transaction that throws leaves nothing it appended, and the next one goes on from the same revision', () => {
+    const b = openBackend();
+    b.appendRow(row('/a', 0)); // 1
+    expect(() => b.transaction(() => {
+      b.appendRow(row('/a', 1, { value: 'doomed' })); // 2, rolled back
+      b.appendRow(row('/b', 0)); // 3, rolled back
+      throw new Error('abort');
+    })).toThrow('abort');
+    expect(b.currentRevision()).toBe(1);
+    expect(b.latestRow('/a')?.value).toBe('/a@0');
+    expect(b.latestRow('/b')).toBeUndefined();
+    expect(b.listLatestRows('', {}).map((r) => r.name)).toEqual(['/a']);
+    b.transaction(() => {
+      b.appendRow(row('/a', 1)); // the same (key, prev) is free again
+      b.appendRow(row('/c', 0));
+    });
+    expect(b.listLatestRows('', {}).map((r) => [r.name, r.prevRevision])).toEqual([['/a', 1], ['/c', 0]]);
+    expect(b.currentRevision()).toBeGreaterThan(1);
+    b.close();
+  });
+
   it('compaction drops superseded rows and tombstones up to the revision, nothing newer', () => {
     const b = openBackend();
     b.appendRow(row('/a', 0)); // 1: superseded by 2

@@ -22,6 +22,17 @@ export interface LogBackend {
   compactRevision(): number;
   /** the key's newest row, tombstones included */
   latestRow(key: string): LogRow | undefined;
+  /**
+   * runs fn in one transaction (one durable commit for every row fn appends); when fn throws,
+   * nothing it appended stays and the error is rethrown
+   */
+  transaction(fn: () => void): void;
+  /**
+   * when present, a commit is not durable until a later sync() resolves (or syncNow returns):
+   * the store acknowledges writes only then, and runs the sync off the event loop
+   */
+  sync?(): Promise<void>;
+  syncNow?(): void;
   /** appends one row and returns it with its id; throws DuplicateRevisionError */
   appendRow(row: NewLogRow): LogRow;
   /** newest live (non-tombstone) row of each key with the prefix, ordered by key */

@@ -20,6 +20,8 @@ export function createMemoryBackend(): LogBackend {
   const liveKeys: string[] = [];
   let revision = 0;
   let compacted = 0;
+  /** what the running transaction appended (for its rollback) */
+  let undo: { appended: LogRow[]; prevs: Array<LogRow | undefined> } | undefined;
 
   const insertLiveKey = (key: string) => liveKeys.splice(searchFirst(liveKeys, (k) => k >= key), 0, key);
   const removeLiveKey = (key: string) => liveKeys.splice(searchFirst(liveKeys, (k) => k >= key), 1);
@@ -30,6 +32,8 @@ export function createMemoryBackend(): LogBackend {
     revision += 1;
     const row: LogRow = { ...newRow, id: revision, createRevision: newRow.created ? revision : newRow.createRevision };
     rows.push(row);
+    undo?.appended.push(row);
+    undo?.prevs.push(prev);
     latest.set(row.name, row);
     const wasLive = prev !== undefined && !prev.deleted;
     if (!wasLive && !row.deleted) insertLiveKey(row.name);
@@ -64,8 +68,38 @@ export function createMemoryBackend(): LogBackend {
     compacted = rev;
   }
 
+  /** undoes the rows appended in the running transaction, newest first */
+  function rollback(appended: LogRow[], prevs: Array<LogRow | undefined>): void {
+    for (let i = appended.length - 1; i >= 0; i--) {
+      const row = appended[i];
+      const prev = prevs[i];
+      rows.pop();
+      if (prev) latest.set(row.name, prev);
+      else latest.delete(row.name);
+      const wasLive = prev !== undefined && !prev.deleted;
+      if (!wasLive && !row.deleted) removeLiveKey(row.name);
+      if (wasLive && row.deleted) insertLiveKey(row.name);
+    }
+    revision -= appended.length;
+  }
+
+  function transaction(fn: () => void): void {
+    const appended: LogRow[] = [];
+    const prevs: Array<LogRow | undefined> = [];
+    undo = { appended, prevs };
+    try {
+      fn();
+    } catch (err) {
+      rollback(appended, prevs);
+      throw err;
+    } finally {
+      undo = undefined;
+    }
+  }
+
   return {
     currentRevision: () => revision,
+    transaction,
     compactRevision: () => compacted,
     latestRow: (key) => latest.get(key),
     appendRow,

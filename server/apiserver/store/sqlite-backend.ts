@@ -1,3 +1,5 @@
+import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DuplicateRevisionError, type ListLatestOptions, type LogBackend } from './log-backend';
 import { prefixEnd, type LogRow, type NewLogRow } from './log-row';
@@ -83,8 +85,39 @@ export function openSqliteBackend(path: string): LogBackend {
     st.setMeta.run(META_COMPACT_REVISION, rev);
   });
 
+  const inTransaction = db.transaction((fn: () => void) => fn());
+  function transaction(fn: () => void): void {
+    try {
+      inTransaction.immediate(fn);
+    } catch (err) {
+      revision = (st.revision.get() as { rev: number }).rev;
+      throw err;
+    }
+  }
+
+  /**
+   * The WAL file, opened once it exists (after the first commit). SQLite keeps the same file
+   * while the database is open (a checkpoint rewrites it from the start, never replaces it).
+   * The directory is synced once, so the WAL's name is as durable as its content.
+   */
+  let walFd: number | undefined;
+  function wal(): number {
+    if (walFd !== undefined) return walFd;
+    walFd = openSync(`${path}-wal`, 'r');
+    const dirFd = openSync(dirname(path), 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+    return walFd;
+  }
+
   return {
     currentRevision: () => revision,
+    transaction,
+    sync: () => new Promise<void>((resolve, reject) => fdatasync(wal(), (err) => (err ? reject(err) : resolve()))),
+    syncNow: () => fdatasyncSync(wal()),
     compactRevision: () => compacted,
     latestRow(key) {
       const r = st.latest.get(key) as DbRow | undefined;
@@ -101,6 +134,9 @@ export function openSqliteBackend(path: string): LogBackend {
       compact(rev);
       compacted = rev;
     },
-    close: () => db.close(),
+    close: () => {
+      db.close();
+      if (walFd !== undefined) closeSync(walFd);
+    },
   };
 }

@@ -75,15 +75,23 @@ export interface Store {
   /** keys with the given prefix, ordered by key */
   list(prefix: string, opts?: ListOptions): ListResult;
   count(prefix: string): number;
-  /** returns the new revision; throws AlreadyExistsError */
-  create(key: string, value: string): number;
-  /** CAS on modRevision; throws ConflictError / NotFoundError */
-  update(key: string, value: string, expectedModRevision: number): number;
-  /** CAS when expectedModRevision given; returns tombstone revision; throws NotFoundError / ConflictError */
-  delete(key: string, expectedModRevision?: number): { revision: number; prev: KeyValue };
+  /*
+   * Writes are group-committed: concurrent writes share one durable commit, and a write's
+   * promise settles only after the commit covering it (resolved = durable, and its watch event
+   * already published). Each write's checks run at its turn, against every write before it.
+   */
+  /** resolves to the new revision; rejects with AlreadyExistsError */
+  create(key: string, value: string): Promise<number>;
+  /** CAS on modRevision; rejects with ConflictError / NotFoundError */
+  update(key: string, value: string, expectedModRevision: number): Promise<number>;
+  /** CAS when expectedModRevision given; resolves to the tombstone revision; rejects with NotFoundError / ConflictError */
+  delete(key: string, expectedModRevision?: number): Promise<{ revision: number; prev: KeyValue }>;
   /** replays events after opts.afterRevision for keys with the prefix, then streams live ones, in revision order */
   watch(prefix: string, opts: WatchOptions): void;
   /** drop superseded rows and tombstones with revision <= rev */
   compact(rev: number): void;
+  /** committed batches and the writes in them since the store opened */
+  commitStats(): { batches: number; writes: number; syncs: number };
+  /** commits queued writes and makes them durable, then closes */
   close(): void;
 }

@@ -6,10 +6,10 @@ const RUN_SERVER = fileURLToPath(new URL('./run-server.ts', import.meta.url));
 
 export interface ChildServer { proc: ChildProcess; url: string; port: number; caPem: string; adminToken: string }
 
-/** starts the API server in its own process and waits for its ready line */
-export function startChildServer(dataDir: string, port?: number): Promise<ChildServer> {
+/** starts the API server in its own process and waits for its ready line; nodeArgs e.g. --cpu-prof */
+export function startChildServer(dataDir: string, port?: number, nodeArgs: string[] = []): Promise<ChildServer> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', RUN_SERVER, dataDir, String(port ?? 0)], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, KV_LOG_LEVEL: 'warn' } });
+    const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', RUN_SERVER, dataDir, String(port ?? 0)], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, KV_LOG_LEVEL: 'warn' } });
     let buf = '';
     proc.stdout!.on('data', (d) => {
       buf += d;

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CompactedError, type StoreEvent } from '../../store/types';
 import type { ApiContext } from '../api-context';
 import type { ObjectMatcher } from './field-selectors';
-import { decodeObject, objectPrefix, rawObject } from '../codec/object-codec';
+import { decodeObject, objectPrefix } from '../codec/object-codec';
+import { rawEventLine } from './raw-event-line';
 import { listObjects } from './read-objects';
 import { groupVersion, type ServedType } from '../types/resource-type';
 import { badRequest, statusObject } from '../status-error';
@@ -50,7 +51,7 @@ export function serveWatch(ctx: ApiContext, rt: ServedType, namespace: string | 
     timers.forEach(clearTimeout);
     res.end();
   };
-  const write = (line: string) => {
+  const write = (line: string | Buffer) => {
     if (abort.signal.aborted) return;
     res.write(line);
     if (res.writableLength > MAX_PENDING_BYTES) finish();
@@ -83,7 +84,7 @@ export function serveWatch(ctx: ApiContext, rt: ServedType, namespace: string | 
   };
   const deliver = (e: StoreEvent) => {
     lastRev = e.kv.modRevision;
-    if (p.raw && !p.match) return write(`{"type":"${e.type}","object":${rawObject(rt, e.kv)}}\n`);
+    if (p.raw && !p.match) return write(rawEventLine(rt, e));
     const obj = decodeObject(rt, e.kv);
     const nowMatches = !p.match || p.match(obj);
     const wasMatching = !p.match || (e.prevValue !== undefined && p.match(decodeObject(rt, e.kv, e.prevValue)));

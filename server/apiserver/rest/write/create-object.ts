@@ -54,7 +54,7 @@ async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string |
     return { object, warnings, created: true };
   }
   try {
-    const rev = ctx.store.create(key, encodeObject(object, rt));
+    const rev = await ctx.store.create(key, encodeObject(object, rt));
     object.metadata.resourceVersion = String(rev);
     ctx.afterWrite?.(rt);
     return { object, warnings, created: true };

@@ -86,12 +86,12 @@ export async function deleteObject(ctx: ApiContext, rt: ServedType, namespace: s
     try {
       if (waits) {
         if (jsonEqual(next, current)) return { object: current, deleted: false };
-        const rev = ctx.store.update(key, encodeObject(next, rt), kv.modRevision);
+        const rev = await ctx.store.update(key, encodeObject(next, rt), kv.modRevision);
         next.metadata.resourceVersion = String(rev);
         ctx.afterWrite?.(rt);
         return { object: next, deleted: false };
       }
-      const { revision } = ctx.store.delete(key, kv.modRevision);
+      const { revision } = await ctx.store.delete(key, kv.modRevision);
       current.metadata.resourceVersion = String(revision);
       ctx.afterWrite?.(rt);
       return { object: current, deleted: true };

@@ -62,10 +62,10 @@ async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, 
 }
 
 /** removes an object whose last finalizer this update took away */
-function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: any): void {
+async function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: any): Promise<void> {
   if (!shouldDeleteAfterUpdate(rt, obj)) return;
   try {
-    const { revision } = ctx.store.delete(key, Number(obj.metadata.resourceVersion));
+    const { revision } = await ctx.store.delete(key, Number(obj.metadata.resourceVersion));
     obj.metadata.resourceVersion = String(revision);
     ctx.afterWrite?.(rt);
   } catch (err) {
@@ -86,9 +86,9 @@ export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: Wr
     try {
       const { object: next, warnings } = await desiredObject(ctx, input, current, opts, (f) => { finish = f; });
       if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
-      next.metadata.resourceVersion = String(ctx.store.update(key, encodeObject(next, rt), kv.modRevision));
+      next.metadata.resourceVersion = String(await ctx.store.update(key, encodeObject(next, rt), kv.modRevision));
       ctx.afterWrite?.(rt);
-      deleteIfFinalized(ctx, rt, key, next);
+      await deleteIfFinalized(ctx, rt, key, next);
       return { object: next, warnings };
     } catch (err) {
       // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
