@@ -8,7 +8,11 @@ import { keyOf, splitKey } from '../kube/resources';
 import { EventRecorder, EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { formatKubeTime } from '../kube/time';
 import { resolveContainerLaunch, type LaunchContext } from './pod-command';
-import { refuseImage } from './image-policy';
+import { isProjectImage, refuseImage } from './image-policy';
+import { prepareContainerConfig } from './container-config';
+import { VolumeSourceError } from './pod-volume-files';
+import { MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
+import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
@@ -93,6 +97,8 @@ export class PodManager {
     const current = rt ?? this.addRuntime(key, pod);
     if (!current.pid && !current.exit && !(await this.volumesReady(pod, current))) return this.reportStatus(pod, current);
     if (!current.pid && !current.exit && !this.imagesReady(pod, current)) return this.reportStatus(pod, current);
+    if (!current.pid && !current.exit && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
+    if (isContainerRunning(current)) await this.refreshConfig(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
   }
@@ -108,6 +114,44 @@ export class PodManager {
     }
     this.opts.requeue(rt.key, 1000);
     return false;
+  }
+
+  /** Before the first start: the env's ConfigMaps/Secrets/Services read, the file volumes written (else FailedMount). */
+  private async configReady(pod: V1Pod, rt: PodRuntime): Promise<boolean> {
+    try {
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP });
+      this.scheduleRefresh(rt);
+      return true;
+    } catch (err) {
+      if (!(err instanceof VolumeSourceError)) throw err;
+      const message = `MountVolume.SetUp failed: ${err.message}`;
+      if (rt.volumeWait !== message) {
+        rt.volumeWait = message;
+        void this.events.record(pod, EventTypeWarning, EVENT_FAILED_MOUNT, message);
+      }
+      this.opts.requeue(rt.key, 2000);
+      return false;
+    }
+  }
+
+  /** A running Pod's projected tokens are rewritten once 80% of their lifetime has passed (kube's rule). */
+  private async refreshConfig(pod: V1Pod, rt: PodRuntime): Promise<void> {
+    const at = rt.config?.tokenRefreshAt;
+    if (rt.config && (at === undefined || at > Date.now())) return;
+    if (!rt.config && !pod.spec?.volumes?.some((v) => v.projected)) return;
+    try {
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP });
+      this.log.info({ pod: rt.key, uid: rt.uid }, 'pod volumes refreshed');
+    } catch (err) {
+      this.log.warn({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'pod volume refresh failed; retrying');
+      if (rt.config) rt.config.tokenRefreshAt = Date.now() + 10_000;
+    }
+    this.scheduleRefresh(rt);
+  }
+
+  private scheduleRefresh(rt: PodRuntime): void {
+    const at = rt.config?.tokenRefreshAt;
+    if (at !== undefined) this.opts.requeue(rt.key, Math.max(100, at - Date.now()));
   }
 
   /** Before the first start: the Pod's containerDisk images are in the node's store (image-pulls.ts). */
@@ -192,10 +236,28 @@ export class PodManager {
         return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
       }
     }
-    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir, podIP: rt.podIP });
+    const asContainer = isProjectImage(container.image);
+    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir, podIP: rt.podIP, sources: rt.config?.sources, asContainer });
+    if ('error' in launch && launch.reason) {
+      // CreateContainerConfigError: waits (and retries) until the ConfigMap or Secret is there
+      if (rt.refused?.message !== launch.error) void this.events.record(pod, EventTypeWarning, EVENT_FAILED, `Error: ${launch.error}`);
+      rt.refused = { reason: launch.reason, message: launch.error };
+      rt.config = undefined;
+      return this.opts.requeue(rt.key, 2000);
+    }
+    rt.refused = undefined;
     if ('error' in launch) {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
+    }
+    if (asContainer && container.volumeMounts?.length) {
+      try {
+        Object.assign(launch, wrapInMountNamespace(planBindMounts(container, rt.config?.volumePaths ?? new Map(), launch.env), launch.file, launch.args));
+      } catch (err) {
+        if (!(err instanceof MountPlanError)) throw err;
+        void this.events.record(pod, EventTypeWarning, EVENT_FAILED, err.message);
+        return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: err.message, finishedAt: formatKubeTime() });
+      }
     }
     if (net && rt.netns) Object.assign(launch, net.wrap(rt.netns, launch.file, launch.args));
     try {
