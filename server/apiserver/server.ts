@@ -58,7 +58,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const pki = ensurePki(paths.pki);
   const tokens = ensureTokens(paths.tokens);
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
-  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store) };
+  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store), rootCaPem: pki.caPem };
   ctx.tokenSigner = ensureTokenSigner(paths.pki);
   const boundTokens = serviceAccountTokenAuthenticator(ctx, ctx.tokenSigner);
   tokens.boundTokens = (token) => boundTokens(token);
