@@ -18,6 +18,7 @@ import { openSqliteStore } from './store/sqlite-store';
 import type { Store } from './store/types';
 import { startControllers } from './controllers';
 import { ensureKubernetesService } from './kubernetes-service';
+import { publishExtensionApiserverAuthentication } from './extension-apiserver-authentication';
 import { mkdirSync } from 'node:fs';
 import { RbacCache } from './rbac/rbac-cache';
 import { reconcileBootstrapPolicy } from './rbac/reconcile-policy';
@@ -69,6 +70,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);
   await reconcileBootstrapPolicy(ctx);
+  await publishExtensionApiserverAuthentication(ctx, pki.caPem);
   await aggregateClusterRoles(ctx);
   const crdCount = await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
   const host = opts.host ?? '127.0.0.1';
