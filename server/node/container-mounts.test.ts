@@ -1,5 +1,8 @@
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
+import { linkMountsUnder, MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
 
 const paths = new Map([['data', '/pods/u/volumes/data'], ['certs', '/pods/u/volumes/certs'], ['host', '/var/lib/kubevirt-ts/nodes']]);
 
@@ -35,5 +38,17 @@ describe('bind mounts of a container', () => {
 
   it('leaves a container without mounts alone', () => {
     expect(wrapInMountNamespace([], 'f', ['a'])).toEqual({ file: 'f', args: ['a'] });
+  });
+});
+
+describe('without root (no mount namespace)', () => {
+  it('links every mount path under the container root to its source', () => {
+    const root = join(mkdtempSync(join(tmpdir(), 'kv-root-')), 'root');
+    try {
+      linkMountsUnder(root, [{ source: '/pods/u/volumes/kube-api-access-x', target: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }]);
+      expect(readlinkSync(join(root, 'var/run/secrets/kubernetes.io/serviceaccount'))).toBe('/pods/u/volumes/kube-api-access-x');
+    } finally {
+      rmSync(join(root, '..'), { recursive: true, force: true });
+    }
   });
 });

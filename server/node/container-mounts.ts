@@ -4,7 +4,8 @@
  * subPathExpr, the target inside the container, and readOnly. Parents before children, as a
  * runtime mounts them, so a subPath file can sit inside an emptyDir mounted above it.
  */
-import { join, normalize } from 'node:path';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
 import type { V1Container } from '@kubernetes/client-node';
 import { expandVars } from './pod-env';
 
@@ -47,4 +48,21 @@ export function wrapInMountNamespace(mounts: BindMount[], file: string, args: st
   ].join('\n');
   const triples = mounts.flatMap((m) => [m.source, m.target, m.readOnly ? 'ro' : 'rw']);
   return { file: 'unshare', args: ['--mount', '--propagation', 'private', '--', '/bin/sh', '-c', script, 'mounts', String(mounts.length), ...triples, file, ...args] };
+}
+
+/** the env variable a component reads to find its mount points under the fallback root */
+export const CONTAINER_ROOT_ENV = 'KV_CONTAINER_ROOT';
+
+/**
+ * Without root there is no mount namespace: each mount becomes a link `<root><mountPath>` → its
+ * source (readOnly not enforced), and the container is told the root in KV_CONTAINER_ROOT.
+ */
+export function linkMountsUnder(root: string, mounts: BindMount[]): void {
+  rmSync(root, { recursive: true, force: true });
+  for (const m of mounts) {
+    const at = join(root, m.target);
+    mkdirSync(dirname(at), { recursive: true });
+    rmSync(at, { recursive: true, force: true });
+    symlinkSync(m.source, at);
+  }
 }

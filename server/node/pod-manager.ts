@@ -11,7 +11,7 @@ import { resolveContainerLaunch, type LaunchContext } from './pod-command';
 import { isProjectImage, refuseImage } from './image-policy';
 import { prepareContainerConfig } from './container-config';
 import { VolumeSourceError } from './pod-volume-files';
-import { MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
+import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
@@ -29,6 +29,7 @@ export const EVENT_STARTED = 'Started';
 export const EVENT_KILLING = 'Killing';
 export const EVENT_FAILED = 'Failed';
 export const EVENT_FAILED_MOUNT = 'FailedMount';
+export const EVENT_NO_MOUNT_NAMESPACE = 'NoMountNamespace';
 
 export interface PodManagerOptions {
   clients: KubeClients;
@@ -47,6 +48,8 @@ export interface PodManagerOptions {
   isolation?: PodIsolation;
   /** The node's image store: launcher Pods' containerDisks are pulled into it before they start. */
   imagesDir?: string;
+  /** bind-mount volumes in a mount namespace (needs root; default: whether we are root), else links + KV_CONTAINER_ROOT */
+  canMount?: boolean;
   /** First image pull back-off (ms), doubling to 5 min; default 10 s as a kubelet's. */
   imagePullBackoffBaseMs?: number;
 }
@@ -61,10 +64,12 @@ export class PodManager {
   private readonly log;
   private readonly events: EventRecorder;
   private readonly imagePulls?: ImagePulls;
+  private readonly canMount: boolean;
 
   constructor(private readonly opts: PodManagerOptions) {
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.events = new EventRecorder(opts.clients.core, { component: 'kubelet', host: opts.nodeName });
+    this.canMount = opts.canMount ?? process.getuid?.() === 0;
     if (opts.imagesDir) this.imagePulls = new ImagePulls({ imagesDir: opts.imagesDir, core: opts.clients.core, events: this.events, backoffBaseMs: opts.imagePullBackoffBaseMs });
   }
 
@@ -252,7 +257,14 @@ export class PodManager {
     }
     if (asContainer && container.volumeMounts?.length) {
       try {
-        Object.assign(launch, wrapInMountNamespace(planBindMounts(container, rt.config?.volumePaths ?? new Map(), launch.env), launch.file, launch.args));
+        const mounts = planBindMounts(container, rt.config?.volumePaths ?? new Map(), launch.env);
+        if (this.canMount) Object.assign(launch, wrapInMountNamespace(mounts, launch.file, launch.args));
+        else {
+          const root = join(rt.dir, 'root');
+          linkMountsUnder(root, mounts);
+          launch.env[CONTAINER_ROOT_ENV] = root;
+          void this.events.record(pod, EventTypeWarning, EVENT_NO_MOUNT_NAMESPACE, `the kubelet is not root: volumes are not mounted at their mountPath; the container finds them under $${CONTAINER_ROOT_ENV} (${root}), readOnly not enforced`);
+        }
       } catch (err) {
         if (!(err instanceof MountPlanError)) throw err;
         void this.events.record(pod, EventTypeWarning, EVENT_FAILED, err.message);
