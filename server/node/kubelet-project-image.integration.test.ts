@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { AuthenticationV1Api, type V1Pod } from '@kubernetes/client-node';
+import { AuthenticationV1Api, RbacAuthorizationV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '../data-dir';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
@@ -121,6 +121,40 @@ describe('the process-kubelet runs kubevirt-ts:<tag> as a container', () => {
     expect(await waiting('needs-cm')).toMatchObject({ reason: 'CreateContainerConfigError', message: 'configmap "later" not found' });
     await c.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'later' }, data: { v: 'here' } } });
     await waitFor(async () => (await getPod('needs-cm'))?.status?.phase === 'Running', 20_000, 'Running once the ConfigMap exists');
+  });
+
+  it('runs `kv handler` as the DaemonSet does: it finds the API server through in-cluster config and advertises itself on its Node', async () => {
+    await c.core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'kubevirt-handler' } } });
+    await api.kc.makeApiClient(RbacAuthorizationV1Api).createClusterRoleBinding({ body: {
+      metadata: { name: 'it-handler' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'ServiceAccount', name: 'kubevirt-handler', namespace: 'default' }],
+    } });
+    await c.core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 'virt-handler-token' }, stringData: { token: 'handler-secret' } } });
+    await c.core.createNamespacedPod({ namespace: 'default', body: {
+      metadata: { name: 'virt-handler' },
+      spec: {
+        nodeName: STRICT, serviceAccountName: 'kubevirt-handler',
+        containers: [{
+          name: 'virt-handler', image: 'kubevirt-ts:latest', command: ['kv', 'handler'],
+          args: ['--node', '$(NODE_NAME)', '--data-dir', `${MNT}/data`, '--host', '$(POD_IP)', '--port', '0'],
+          env: [
+            { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+            { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+            { name: 'KV_HANDLER_TOKEN', valueFrom: { secretKeyRef: { name: 'virt-handler-token', key: 'token' } } },
+            { name: 'HOME', value: '/nonexistent' }, // no ~/.kube/config to fall back on: in-cluster config or nothing
+          ],
+          volumeMounts: [{ name: 'host-data', mountPath: `${MNT}/data` }],
+        }],
+        volumes: [{ name: 'host-data', hostPath: { path: join(api.dataDir, 'handler-host'), type: 'DirectoryOrCreate' } }],
+      },
+    } });
+    const node = await waitFor(async () => {
+      const n = await c.core.readNode({ name: STRICT });
+      return n.metadata?.annotations?.['kubevirt.io/handler-endpoint'] ? n : undefined;
+    }, 60_000, 'handler endpoint on the Node');
+    expect(node.metadata!.annotations!['kubevirt.io/handler-endpoint']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // the token came from the Secret through the env: no token file in the (host) data dir
+    expect(existsSync(join(api.dataDir, 'handler-host', 'nodes', STRICT, 'handler.token'))).toBe(false);
   });
 
   it('refuses any other image with ErrImagePull and says what it runs', async () => {
