@@ -13,6 +13,7 @@ import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { startTestApiServer } from '../kube/testing/api-server';
 import { waitFor } from '../kube/testing/wait-for';
 import { Kubelet } from './kubelet';
+import { prepareContainerConfig } from './container-config';
 
 const NODE = 'node-pr';
 const STRICT = 'node-strict';
@@ -106,6 +107,17 @@ describe('the process-kubelet runs kubevirt-ts:<tag> as a container', () => {
     expect(claims.exp - claims.iat).toBe(3607);
     // the mounts live in the container's own mount namespace, not on the host
     expect(existsSync(`${MNT}/config/mode`)).toBe(false);
+    // the refresh the kubelet does at 80% of the lifetime: a new token, switched in place in the same volume dir
+    const volume = p.spec!.volumes!.find((v) => v.name.startsWith('kube-api-access-'))!.name;
+    const tokenFile = join(logFile, '..', 'volumes', volume, 'token');
+    expect(readFileSync(tokenFile, 'utf8')).toBe(token);
+    const before = Date.now();
+    const again = await prepareContainerConfig(c.core, p, join(logFile, '..'), { podIP: '127.0.0.1', hostIP: '127.0.0.1' });
+    expect(again.tokenRefreshAt! - before).toBeGreaterThan(0.79 * 3607_000);
+    expect(again.tokenRefreshAt! - before).toBeLessThan(0.81 * 3607_000);
+    const fresh = readFileSync(tokenFile, 'utf8');
+    expect(fresh).not.toBe(token);
+    expect((await api.kc.makeApiClient(AuthenticationV1Api).createTokenReview({ body: { spec: { token: fresh } } })).status?.user?.username).toBe('system:serviceaccount:default:runner');
     // bound to the Pod: it dies with it
     await c.core.deleteNamespacedPod({ namespace: 'default', name: 'probe', gracePeriodSeconds: 0 });
     await waitFor(async () => !(await getPod('probe')), 15_000, 'probe gone');
