@@ -102,7 +102,9 @@ export class PodManager {
     const current = rt ?? this.addRuntime(key, pod);
     if (!current.pid && !current.exit && !(await this.volumesReady(pod, current))) return this.reportStatus(pod, current);
     if (!current.pid && !current.exit && !this.imagesReady(pod, current)) return this.reportStatus(pod, current);
-    if (!current.pid && !current.exit && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
+    // once per start attempt, and not for an image this node refuses (no token minted for nothing)
+    const willStart = !current.pid && !current.exit && !current.config && !refuseImage(pod.spec!.containers[0], this.opts.allowHostCommands);
+    if (willStart && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
     if (isContainerRunning(current)) await this.refreshConfig(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
