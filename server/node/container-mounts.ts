@@ -30,8 +30,9 @@ export function planBindMounts(container: V1Container, volumePaths: Map<string, 
 
 /**
  * `file args` run in a private mount namespace with the mounts in place (util-linux unshare and a
- * POSIX shell; paths are arguments, never spliced into the script). A missing mount point is made
- * (a dir, or an empty file for a file source), on the host's filesystem when no mount above covers it.
+ * POSIX shell; paths are arguments, never spliced into the script). A missing subPath source is made
+ * as a dir (as the kubelet does); a missing mount point is made (a dir, or an empty file for a file
+ * source), on the host's filesystem when no mount above covers it.
  */
 export function wrapInMountNamespace(mounts: BindMount[], file: string, args: string[]): { file: string; args: string[] } {
   if (mounts.length === 0) return { file, args };
@@ -40,6 +41,7 @@ export function wrapInMountNamespace(mounts: BindMount[], file: string, args: st
     'n=$1; shift',
     'while [ "$n" -gt 0 ]; do',
     '  src=$1; dst=$2; ro=$3; shift 3; n=$((n - 1))',
+    '  [ -e "$src" ] || mkdir -p "$src"',
     '  if [ -d "$src" ]; then mkdir -p "$dst"; else mkdir -p "$(dirname "$dst")"; [ -e "$dst" ] || : > "$dst"; fi',
     '  mount --bind "$src" "$dst"',
     '  if [ "$ro" = ro ]; then mount -o remount,bind,ro "$dst"; fi',

@@ -27,6 +27,7 @@ echo "token=$(cat ${SA_DIR}/token)"
 echo "nsfile=$(cat ${SA_DIR}/namespace)"
 echo "cfgfile=$(cat ${MNT}/config/mode) secretfile=$(cat ${MNT}/secret/token) one=$(cat ${MNT}/one-key)"
 if touch ${MNT}/config/new 2>/dev/null; then echo config=rw; else echo config=ro; fi
+echo written > ${MNT}/sub/out
 echo "---ca"; cat ${SA_DIR}/ca.crt; echo "---end"
 sleep 30
 `;
@@ -80,9 +81,13 @@ describe('the process-kubelet runs kubevirt-ts:<tag> as a container', () => {
             { name: 'config', mountPath: `${MNT}/config`, readOnly: true },
             { name: 'secret', mountPath: `${MNT}/secret` },
             { name: 'config', mountPath: `${MNT}/one-key`, subPath: 'mode' },
+            { name: 'host', mountPath: `${MNT}/sub`, subPathExpr: '$(MY_NAME)/work' },
           ],
         }],
-        volumes: [{ name: 'config', configMap: { name: 'settings' } }, { name: 'secret', secret: { secretName: 'creds' } }],
+        volumes: [
+          { name: 'config', configMap: { name: 'settings' } }, { name: 'secret', secret: { secretName: 'creds' } },
+          { name: 'host', hostPath: { path: join(api.dataDir, 'hp'), type: 'DirectoryOrCreate' } },
+        ],
       },
     };
     await c.core.createNamespacedPod({ namespace: 'default', body: pod });
@@ -95,6 +100,8 @@ describe('the process-kubelet runs kubevirt-ts:<tag> as a container', () => {
     expect(out).toContain('nsfile=default');
     expect(out).toContain('cfgfile=fast secretfile=s3cret one=fast');
     expect(out).toContain('config=ro');
+    // hostPath + subPathExpr: the subdir is made on the host and written through the mount
+    expect(readFileSync(join(api.dataDir, 'hp', 'probe', 'work', 'out'), 'utf8')).toBe('written\n');
     const rootCa = await c.core.readNamespacedConfigMap({ namespace: 'default', name: 'kube-root-ca.crt' });
     expect(out.split('---ca\n')[1].split('---end')[0].trim()).toBe(rootCa.data!['ca.crt'].trim());
 
