@@ -6,7 +6,7 @@ import type { Store } from './store/types';
 import { newCertificate, newKeyPair } from './pki';
 
 const FRONT_PROXY_DAYS = 825;
-const FRONT_PROXY_CN = 'front-proxy-client';
+export const FRONT_PROXY_CN = 'front-proxy-client';
 
 /**
  * Embedded mode has no cluster DNS: a Service named by an APIService or a webhook is reached

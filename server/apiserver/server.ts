@@ -18,6 +18,7 @@ import { openSqliteStore } from './store/sqlite-store';
 import type { Store } from './store/types';
 import { startControllers } from './controllers';
 import { ensureKubernetesService } from './kubernetes-service';
+import { publishExtensionApiserverAuthentication } from './extension-apiserver-authentication';
 import { mkdirSync } from 'node:fs';
 import { RbacCache } from './rbac/rbac-cache';
 import { reconcileBootstrapPolicy } from './rbac/reconcile-policy';
@@ -58,7 +59,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const pki = ensurePki(paths.pki);
   const tokens = ensureTokens(paths.tokens);
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
-  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store) };
+  const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store), rootCaPem: pki.caPem };
   ctx.tokenSigner = ensureTokenSigner(paths.pki);
   const boundTokens = serviceAccountTokenAuthenticator(ctx, ctx.tokenSigner);
   tokens.boundTokens = (token) => boundTokens(token);
@@ -69,6 +70,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);
   await reconcileBootstrapPolicy(ctx);
+  await publishExtensionApiserverAuthentication(ctx, pki.caPem);
   await aggregateClusterRoles(ctx);
   const crdCount = await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
   const host = opts.host ?? '127.0.0.1';

@@ -14,9 +14,17 @@ export function loadKubeConfig(path?: string): KubeConfig {
   const kc = new KubeConfig();
   const file = path ?? process.env.KUBECONFIG?.split(':').find((p) => p !== '');
   if (file) kc.loadFromFile(file);
-  else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(IN_CLUSTER_TOKEN)) kc.loadFromCluster();
+  else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(`${containerRoot()}${IN_CLUSTER_TOKEN}`)) kc.loadFromCluster(containerRoot());
   else kc.loadFromDefault();
   return shareConnections(allowPlainHttp(kc));
+}
+
+/**
+ * Where a container's mount points are when the process kubelet could not bind-mount them (it was
+ * not root): KV_CONTAINER_ROOT holds links at the mount paths (server/node/container-mounts.ts).
+ */
+function containerRoot(): string {
+  return process.env.KV_CONTAINER_ROOT ?? '';
 }
 
 /** A KubeConfig for a server URL and bearer token (tests, `kv up` before the kubeconfig is written). */

@@ -36,3 +36,23 @@ describe('what the embedded kubelet runs', () => {
     expect(refuseImage({ name: 'c', image: 'busybox', command: ['sleep', '1'] }, true)).toBeUndefined();
   });
 });
+
+describe('the project image (deploy/cluster)', () => {
+  it.each([
+    ['kubevirt-ts:latest with kv handler', { name: 'c', image: 'kubevirt-ts:latest', command: ['kv', 'handler'], args: ['--node', 'n'] }],
+    ['a registry-qualified tag', { name: 'c', image: 'quay.io/acme/kubevirt-ts:v1.2', command: ['kv', 'controller'] }],
+    ['by digest, args only (the entrypoint is kv)', { name: 'c', image: 'kubevirt-ts@sha256:abc', args: ['virt-api'] }],
+  ])('runs %s', (_name, container) => {
+    expect(refuseImage(container)).toBeUndefined();
+  });
+
+  it.each([
+    ['a shell from the project image', { name: 'c', image: 'kubevirt-ts:latest', command: ['sh', '-c', 'id'] }],
+    ['nginx', { name: 'c', image: 'nginx', command: ['kv', 'handler'] }],
+    ['a look-alike repository', { name: 'c', image: 'kubevirt-ts-evil:latest', command: ['kv', 'handler'] }],
+  ])('refuses %s with ErrImagePull', (_name, container) => {
+    const r = refuseImage(container);
+    expect(r?.reason).toBe('ErrImagePull');
+    expect(r?.message).toContain('runs only kubevirt-ts:<tag> with a "kv" command');
+  });
+});

@@ -41,6 +41,8 @@ export interface KubeletOptions {
   podNetwork?: boolean;
   /** why there is no pod network (reported in the Node's NetworkUnavailable condition) */
   noPodNetworkReason?: string;
+  /** bind-mount project-image volumes in a mount namespace (default: when root); false: links under KV_CONTAINER_ROOT */
+  canMount?: boolean;
   /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
   pressureFigures?: () => PressureFigures;
 }
@@ -93,6 +95,7 @@ export class Kubelet {
       restartBackoffBaseMs: opts.restartBackoffBaseMs,
       imagesDir: dataPaths(opts.dataDir).images,
       allowHostCommands: opts.allowHostCommands,
+      canMount: opts.canMount,
       podNetwork: this.network,
       isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });

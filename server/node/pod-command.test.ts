@@ -38,6 +38,20 @@ describe('resolveContainerLaunch', () => {
     expect(resolveContainerLaunch(pod, pod.spec!.containers[0], ctx)).toMatchObject({ file: 'echo', args: ['$(rm -rf /); `x`'] });
   });
 
+  it('runs the project image as its container: entrypoint kv for args alone, none of the node\'s KV_* variables', () => {
+    const pod = makePod('p', withPodSpec({ nodeName: 'n1', containers: [{ name: 'virt-handler', image: 'kubevirt-ts:latest', args: ['handler', '--node', '$(NODE_NAME)'], env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }] }] }));
+    const launch = resolveContainerLaunch(pod, pod.spec!.containers[0], { ...ctx, asContainer: true });
+    expect(launch).toMatchObject({ file: '/usr/bin/node', args: ['/repo/bin/kv.mjs', 'handler', '--node', 'n1'] });
+    const env = (launch as { env: Record<string, string> }).env;
+    expect(Object.keys(env).filter((k) => k.startsWith('KV_') || k.startsWith('POD_'))).toEqual([]);
+    expect(env.PATH).toBe('/usr/bin:/bin');
+  });
+
+  it('reports a missing Secret as CreateContainerConfigError with kube\'s message', () => {
+    const pod = makePod('p', withPodSpec({ containers: [{ name: 'c', image: 'kubevirt-ts:latest', command: ['kv', 'x'], env: [{ name: 'T', valueFrom: { secretKeyRef: { name: 'virt-handler-token', key: 'token' } } }] }] }));
+    expect(resolveContainerLaunch(pod, pod.spec!.containers[0], { ...ctx, asContainer: true })).toEqual({ error: 'secret "virt-handler-token" not found', reason: 'CreateContainerConfigError' });
+  });
+
   it('refuses a container without a command', () => {
     const pod = makePod('p');
     expect(resolveContainerLaunch(pod, pod.spec!.containers[0], ctx)).toHaveProperty('error');

@@ -1,4 +1,7 @@
-import type { V1Container, V1EnvVar, V1Pod } from '@kubernetes/client-node';
+import type { V1Container, V1Pod } from '@kubernetes/client-node';
+import { containerEnv, EnvConfigError, expandVars, type EnvSources } from './pod-env';
+
+export { expandVars };
 
 export const POD_IP = '127.0.0.1';
 export const HOST_IP = '127.0.0.1';
@@ -18,6 +21,13 @@ export interface LaunchContext {
   hostEnv: Record<string, string | undefined>;
   /** The pod's address on the pod network (status.podIP); 127.0.0.1 when it shares the host's. */
   podIP?: string;
+  /** what the Pod's env names (ConfigMaps, Secrets, Services); without it only plain values and fieldRefs */
+  sources?: Omit<EnvSources, 'podIP' | 'hostIP'>;
+  /**
+   * The container runs kubevirt-ts's own image (project-image.ts): it gets exactly a container's
+   * env (the Pod's, the Service links and the image's PATH/HOME), none of the node's KV_* extras.
+   */
+  asContainer?: boolean;
 }
 
 export interface ContainerLaunch {
@@ -27,47 +37,15 @@ export interface ContainerLaunch {
   cwd: string;
 }
 
-function fieldRefValue(pod: V1Pod, path: string, podIP: string): string {
-  const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-  if (m) return pod.metadata?.[m[1] as 'labels' | 'annotations']?.[m[2]] ?? '';
-  const fields: Record<string, string | undefined> = {
-    'metadata.name': pod.metadata?.name,
-    'metadata.namespace': pod.metadata?.namespace,
-    'metadata.uid': pod.metadata?.uid,
-    'spec.nodeName': pod.spec?.nodeName,
-    'spec.serviceAccountName': pod.spec?.serviceAccountName,
-    'status.podIP': podIP,
-    'status.hostIP': HOST_IP,
-  };
-  return fields[path] ?? '';
-}
-
-/** kube's $(VAR) expansion: defined variables are replaced, `$$` escapes, unknown references stay. */
-export function expandVars(s: string, vars: Record<string, string>): string {
-  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (whole, name?: string) => {
-    if (whole === '$$') return '$';
-    return name !== undefined && Object.hasOwn(vars, name) ? vars[name] : whole;
-  });
-}
-
-function containerEnv(pod: V1Pod, env: V1EnvVar[] | undefined, base: Record<string, string>, podIP: string): Record<string, string> {
-  const out = { ...base };
-  for (const e of env ?? []) {
-    if (e.valueFrom?.fieldRef) out[e.name] = fieldRefValue(pod, e.valueFrom.fieldRef.fieldPath, podIP);
-    else out[e.name] = expandVars(e.value ?? '', out);
-  }
-  return out;
-}
-
 /**
  * How to run a container as a host process: command + args ($(VAR)-expanded), the pod's env on top
  * of the node's (KV_POD_DIR, KV_NODE_NAME, KV_DATA_DIR, POD_NAME, POD_NAMESPACE, POD_UID), and the
  * working dir (the pod dir unless the container names one). Never goes through a shell.
  */
-export function resolveContainerLaunch(pod: V1Pod, container: V1Container, ctx: LaunchContext): ContainerLaunch | { error: string } {
+export function resolveContainerLaunch(pod: V1Pod, container: V1Container, ctx: LaunchContext): ContainerLaunch | { error: string; reason?: string } {
   const base: Record<string, string> = {};
   for (const k of INHERITED_ENV) if (ctx.hostEnv[k] !== undefined) base[k] = ctx.hostEnv[k]!;
-  Object.assign(base, {
+  if (!ctx.asContainer) Object.assign(base, {
     KV_POD_DIR: ctx.podDir,
     KV_NODE_NAME: ctx.nodeName,
     KV_DATA_DIR: ctx.dataDir,
@@ -75,8 +53,17 @@ export function resolveContainerLaunch(pod: V1Pod, container: V1Container, ctx: 
     POD_NAMESPACE: pod.metadata?.namespace ?? '',
     POD_UID: pod.metadata?.uid ?? '',
   });
-  const env = containerEnv(pod, container.env, base, ctx.podIP ?? POD_IP);
-  const argv = [...(container.command ?? []), ...(container.args ?? [])].map((a) => expandVars(a, env));
+  const sources: EnvSources = { configMaps: new Map(), secrets: new Map(), services: [], ...ctx.sources, podIP: ctx.podIP ?? POD_IP, hostIP: HOST_IP };
+  let env: Record<string, string>;
+  try {
+    env = containerEnv(pod, container, base, sources);
+  } catch (err) {
+    if (err instanceof EnvConfigError) return { error: err.message, reason: 'CreateContainerConfigError' };
+    throw err;
+  }
+  // the project image's entrypoint is `kv` (deploy/images/Dockerfile)
+  const command = container.command?.length ? container.command : ctx.asContainer ? ['kv'] : [];
+  const argv = [...command, ...(container.args ?? [])].map((a) => expandVars(a, env));
   if (argv.length === 0) return { error: `container "${container.name}" has no command: images have no entrypoint on a process node` };
   const [cmd, ...args] = argv;
   const cwd = container.workingDir || ctx.podDir;

@@ -8,7 +8,11 @@ import { keyOf, splitKey } from '../kube/resources';
 import { EventRecorder, EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { formatKubeTime } from '../kube/time';
 import { resolveContainerLaunch, type LaunchContext } from './pod-command';
-import { refuseImage } from './image-policy';
+import { isProjectImage, refuseImage } from './image-policy';
+import { prepareContainerConfig } from './container-config';
+import { VolumeSourceError } from './pod-volume-files';
+import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
+import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
@@ -25,6 +29,7 @@ export const EVENT_STARTED = 'Started';
 export const EVENT_KILLING = 'Killing';
 export const EVENT_FAILED = 'Failed';
 export const EVENT_FAILED_MOUNT = 'FailedMount';
+export const EVENT_NO_MOUNT_NAMESPACE = 'NoMountNamespace';
 
 export interface PodManagerOptions {
   clients: KubeClients;
@@ -43,6 +48,8 @@ export interface PodManagerOptions {
   isolation?: PodIsolation;
   /** The node's image store: launcher Pods' containerDisks are pulled into it before they start. */
   imagesDir?: string;
+  /** bind-mount volumes in a mount namespace (needs root; default: whether we are root), else links + KV_CONTAINER_ROOT */
+  canMount?: boolean;
   /** First image pull back-off (ms), doubling to 5 min; default 10 s as a kubelet's. */
   imagePullBackoffBaseMs?: number;
 }
@@ -57,10 +64,12 @@ export class PodManager {
   private readonly log;
   private readonly events: EventRecorder;
   private readonly imagePulls?: ImagePulls;
+  private readonly canMount: boolean;
 
   constructor(private readonly opts: PodManagerOptions) {
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.events = new EventRecorder(opts.clients.core, { component: 'kubelet', host: opts.nodeName });
+    this.canMount = opts.canMount ?? process.getuid?.() === 0;
     if (opts.imagesDir) this.imagePulls = new ImagePulls({ imagesDir: opts.imagesDir, core: opts.clients.core, events: this.events, backoffBaseMs: opts.imagePullBackoffBaseMs });
   }
 
@@ -93,6 +102,10 @@ export class PodManager {
     const current = rt ?? this.addRuntime(key, pod);
     if (!current.pid && !current.exit && !(await this.volumesReady(pod, current))) return this.reportStatus(pod, current);
     if (!current.pid && !current.exit && !this.imagesReady(pod, current)) return this.reportStatus(pod, current);
+    // once per start attempt, and not for an image this node refuses (no token minted for nothing)
+    const willStart = !current.pid && !current.exit && !current.config && !refuseImage(pod.spec!.containers[0], this.opts.allowHostCommands);
+    if (willStart && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
+    if (isContainerRunning(current)) await this.refreshConfig(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
   }
@@ -108,6 +121,44 @@ export class PodManager {
     }
     this.opts.requeue(rt.key, 1000);
     return false;
+  }
+
+  /** Before the first start: the env's ConfigMaps/Secrets/Services read, the file volumes written (else FailedMount). */
+  private async configReady(pod: V1Pod, rt: PodRuntime): Promise<boolean> {
+    try {
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP });
+      this.scheduleRefresh(rt);
+      return true;
+    } catch (err) {
+      if (!(err instanceof VolumeSourceError)) throw err;
+      const message = `MountVolume.SetUp failed: ${err.message}`;
+      if (rt.volumeWait !== message) {
+        rt.volumeWait = message;
+        void this.events.record(pod, EventTypeWarning, EVENT_FAILED_MOUNT, message);
+      }
+      this.opts.requeue(rt.key, 2000);
+      return false;
+    }
+  }
+
+  /** A running Pod's projected tokens are rewritten once 80% of their lifetime has passed (kube's rule). */
+  private async refreshConfig(pod: V1Pod, rt: PodRuntime): Promise<void> {
+    const at = rt.config?.tokenRefreshAt;
+    if (rt.config && (at === undefined || at > Date.now())) return;
+    if (!rt.config && !pod.spec?.volumes?.some((v) => v.projected)) return;
+    try {
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP });
+      this.log.info({ pod: rt.key, uid: rt.uid }, 'pod volumes refreshed');
+    } catch (err) {
+      this.log.warn({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'pod volume refresh failed; retrying');
+      if (rt.config) rt.config.tokenRefreshAt = Date.now() + 10_000;
+    }
+    this.scheduleRefresh(rt);
+  }
+
+  private scheduleRefresh(rt: PodRuntime): void {
+    const at = rt.config?.tokenRefreshAt;
+    if (at !== undefined) this.opts.requeue(rt.key, Math.max(100, at - Date.now()));
   }
 
   /** Before the first start: the Pod's containerDisk images are in the node's store (image-pulls.ts). */
@@ -192,10 +243,35 @@ export class PodManager {
         return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
       }
     }
-    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir, podIP: rt.podIP });
+    const asContainer = isProjectImage(container.image);
+    const launch = resolveContainerLaunch(pod, container, { ...this.opts.launch, podDir: rt.dir, podIP: rt.podIP, sources: rt.config?.sources, asContainer });
+    if ('error' in launch && launch.reason) {
+      // CreateContainerConfigError: waits (and retries) until the ConfigMap or Secret is there
+      if (rt.refused?.message !== launch.error) void this.events.record(pod, EventTypeWarning, EVENT_FAILED, `Error: ${launch.error}`);
+      rt.refused = { reason: launch.reason, message: launch.error };
+      rt.config = undefined;
+      return this.opts.requeue(rt.key, 2000);
+    }
+    rt.refused = undefined;
     if ('error' in launch) {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
+    }
+    if (asContainer && container.volumeMounts?.length) {
+      try {
+        const mounts = planBindMounts(container, rt.config?.volumePaths ?? new Map(), launch.env);
+        if (this.canMount) Object.assign(launch, wrapInMountNamespace(mounts, launch.file, launch.args));
+        else {
+          const root = join(rt.dir, 'root');
+          linkMountsUnder(root, mounts);
+          launch.env[CONTAINER_ROOT_ENV] = root;
+          void this.events.record(pod, EventTypeWarning, EVENT_NO_MOUNT_NAMESPACE, `the kubelet is not root: volumes are not mounted at their mountPath; the container finds them under $${CONTAINER_ROOT_ENV} (${root}), readOnly not enforced`);
+        }
+      } catch (err) {
+        if (!(err instanceof MountPlanError)) throw err;
+        void this.events.record(pod, EventTypeWarning, EVENT_FAILED, err.message);
+        return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: err.message, finishedAt: formatKubeTime() });
+      }
     }
     if (net && rt.netns) Object.assign(launch, net.wrap(rt.netns, launch.file, launch.args));
     try {

@@ -45,6 +45,8 @@ export interface PodRuntime extends PodState {
   pullWait?: { reason: string; message: string };
   /** what the Pod's volumes are waiting for (told once as a FailedMount event) */
   volumeWait?: string;
+  /** what the container's env and volumes were made from (container-config.ts); in memory only */
+  config?: import('./container-config').ContainerConfig;
   /** Only for processes this kubelet process spawned (adopted ones are polled). */
   child?: ChildProcess;
 }

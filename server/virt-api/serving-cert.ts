@@ -1,17 +1,41 @@
 /**
  * virt-api's serving certificate, issued from the embedded cluster's CA (DIR/apiserver/pki) so the
  * API server trusts it for webhooks and aggregation; kept in DIR/virt-api/ and reissued when missing.
+ * In a Pod (cluster mode) the certificate is a mounted Secret and there is no CA on disk: the CA
+ * that signs the aggregation layer's client certificate comes from ConfigMap
+ * kube-system/extension-apiserver-authentication, as every aggregated API server reads it.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import type { CoreV1Api } from '@kubernetes/client-node';
 import { dataPaths } from '../data-dir';
+import { messageOf } from '../kube/api-errors';
+
+const EXTENSION_AUTH = { namespace: 'kube-system', name: 'extension-apiserver-authentication', key: 'requestheader-client-ca-file' };
 
 export interface ServingCert { certPem: string; keyPem: string; caPem: string }
 
 const VALID_DAYS = 825;
 export const VIRT_API_SANS = { dns: ['localhost', 'virt-api', 'virt-api.kubevirt', 'virt-api.kubevirt.svc'], ips: ['127.0.0.1', '::1'] };
+
+/** the serving certificate: the cluster's CA on disk (embedded), else mounted files + the published front-proxy CA */
+export async function loadServingCert(dataDir: string, core: CoreV1Api): Promise<ServingCert> {
+  if (existsSync(join(dataPaths(dataDir).pki, 'ca.crt'))) return ensureServingCert(dataDir);
+  const dir = join(dataDir, 'virt-api');
+  const files = { cert: join(dir, 'serving.crt'), key: join(dir, 'serving.key') };
+  if (!existsSync(files.cert) || !existsSync(files.key)) throw new Error(`no serving certificate: mount one at ${files.cert} and ${files.key} (Secret virt-api-certs) or run with the cluster's data dir`);
+  let caPem: string | undefined;
+  try {
+    const cm = await core.readNamespacedConfigMap({ namespace: EXTENSION_AUTH.namespace, name: EXTENSION_AUTH.name });
+    caPem = cm.data?.[EXTENSION_AUTH.key];
+  } catch (err) {
+    throw new Error(`cannot read ConfigMap ${EXTENSION_AUTH.namespace}/${EXTENSION_AUTH.name} (bind Role extension-apiserver-authentication-reader): ${messageOf(err)}`, { cause: err });
+  }
+  if (!caPem) throw new Error(`ConfigMap ${EXTENSION_AUTH.namespace}/${EXTENSION_AUTH.name} has no ${EXTENSION_AUTH.key}: the API server does not run an aggregation layer`);
+  return { certPem: readFileSync(files.cert, 'utf8'), keyPem: readFileSync(files.key, 'utf8'), caPem };
+}
 
 export function ensureServingCert(dataDir: string): ServingCert {
   const pki = dataPaths(dataDir).pki;

@@ -25,7 +25,7 @@ import { servePortForward } from './port-forward-proxy';
 import { apiGroup, apiResourceList, SERVED_VERSIONS } from './discovery';
 import { registerVirtApi } from './register';
 import { createAuthorizer, identifyCaller } from './request-auth';
-import { ensureServingCert } from './serving-cert';
+import { loadServingCert } from './serving-cert';
 import type { SubresourceContext } from './subresource-context';
 import { serveSubresource } from './subresource-handlers';
 import { parseSubresourcePath } from './subresource-path';
@@ -68,7 +68,7 @@ function serveDiscovery(pathname: string, res: ServerResponse): boolean {
 export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const kc = loadKubeConfig(opts.kubeconfig);
   const clients = makeKubeClients(kc);
-  const cert = ensureServingCert(opts.dataDir);
+  const cert = await loadServingCert(opts.dataDir, clients.core);
   const ctx: SubresourceContext = {
     custom: kc.makeApiClient(CustomObjectsApi), core: kc.makeApiClient(CoreV1Api), authorizer: createAuthorizer(kc),
     handlers: { core: clients.core, dataDir: opts.dataDir }, vnc: new VncSessions(), allowedOrigins: opts.allowedOrigins ?? [],

@@ -1,6 +1,7 @@
 /**
  * Where virt-api finds this node's handler: the Node annotation `kubevirt.io/handler-endpoint`
- * (URL) and the bearer token file in the node runtime dir (created once, 0600, kept across restarts).
+ * (URL) and the bearer token (KV_HANDLER_TOKEN, or the file in the node runtime dir: created once,
+ * 0600, kept across restarts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,8 +19,13 @@ export function handlerTokenPath(dataDir: string, node: string): string {
   return dataPaths(dataDir).handlerToken(node);
 }
 
-/** Reads the node's handler token, creating it on first start. */
-export function ensureHandlerToken(dataDir: string, node: string): string {
+/**
+ * The token virt-api must present: KV_HANDLER_TOKEN when the Pod has it (cluster mode: from Secret
+ * virt-handler-token, the same variable virt-api reads), else the node's token file, created on first start.
+ */
+export function ensureHandlerToken(dataDir: string, node: string, env: Record<string, string | undefined> = process.env): string {
+  const fromEnv = env.KV_HANDLER_TOKEN?.trim();
+  if (fromEnv) return fromEnv;
   const file = handlerTokenPath(dataDir, node);
   try {
     const token = readFileSync(file, 'utf8').trim();

@@ -1,11 +1,13 @@
 /**
- * What QEMU must not read: the cluster's tokens, CA key, kubeconfigs and the handlers' tokens. The
+ * What QEMU must not read: the cluster's tokens, CA key, kubeconfigs, the handlers' tokens and every
+ * Pod's service-account token and Secret volumes (another Pod's, virt-handler's above all). The
  * launcher and QEMU run as root on a process node (files are 0600 root), so QEMU starts in a mount
  * namespace of its own where those paths are covered (an empty tmpfs over a dir, /dev/null over a
  * file). Nothing else changes: pod dir, images and disks are the same files.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { dataPaths } from '../data-dir';
 
 const HIDE_SCRIPT = [
@@ -22,9 +24,29 @@ export function secretPaths(dataDir: string): string[] {
   const p = dataPaths(dataDir);
   const out = [p.apiserver, p.kubeconfig].filter((f) => existsSync(f));
   try {
-    for (const node of readdirSync(p.nodes)) if (existsSync(p.handlerToken(node))) out.push(p.handlerToken(node));
+    for (const node of readdirSync(p.nodes)) {
+      if (existsSync(p.handlerToken(node))) out.push(p.handlerToken(node));
+      out.push(...podFileVolumes(join(p.node(node), 'pods')));
+    }
   } catch {
     // no nodes dir
+  }
+  return out;
+}
+
+/**
+ * Every Pod's kubelet-written volumes (service-account tokens, Secrets, ConfigMaps): the dirs with
+ * the atomic writer's `..data`. Claim links and emptyDirs are not among them, so QEMU keeps its disks.
+ */
+function podFileVolumes(podsDir: string): string[] {
+  const out: string[] = [];
+  const list = (dir: string) => { try { return readdirSync(dir); } catch { return []; } };
+  for (const uid of list(podsDir)) {
+    const volumes = join(podsDir, uid, 'volumes');
+    for (const name of list(volumes)) {
+      const dir = join(volumes, name);
+      if (!lstatSync(dir).isSymbolicLink() && existsSync(join(dir, '..data'))) out.push(dir);
+    }
   }
   return out;
 }

@@ -24,6 +24,8 @@ export interface ApiContext {
   kubeletClientToken?: string;
   /** the user behind a bearer token, for TokenReview (audiences: a bound token must be meant for one of them) */
   authenticateToken?: (token: string, audiences?: string[]) => User | undefined;
+  /** the CA that signed the serving certificate (published as ConfigMap kube-root-ca.crt in every namespace) */
+  rootCaPem?: string;
   /** signs ServiceAccount tokens (serviceaccounts/token) */
   tokenSigner?: import('../sa-token-signer').TokenSigner;
 }

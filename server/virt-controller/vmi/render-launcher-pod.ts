@@ -115,6 +115,8 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
     },
     spec: {
       restartPolicy: 'Never',
+      // as KubeVirt's: the launcher talks to virt-handler, never to the API server
+      automountServiceAccountToken: false,
       terminationGracePeriodSeconds: launcherGracePeriodSeconds(vmi),
       // virt-handler sets it True while the guest runs unpaused, so Services route only to a running guest
       readinessGates: [{ conditionType: READINESS_GATE_UNPAUSED }],

@@ -10,6 +10,7 @@ import type { ServedType } from '../types/resource-type';
 import { admitStorageCreate, validateStorageUpdate } from './storage-kinds/storage-admission';
 import { allocateForServiceWrite } from './service-kinds/service-admission';
 import { strategyFor } from './strategies';
+import { admitPodServiceAccount } from './pod-kinds/service-account-admission';
 
 type Obj = Record<string, unknown>;
 
@@ -23,6 +24,7 @@ const NOTHING: FinishWrite = () => undefined;
 export function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj, user?: User): FinishWrite {
   if (!rt.builtin) return NOTHING;
   admitStorageCreate(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
+  if (rt.group === '' && rt.resource === 'pods') admitPodServiceAccount(ctx, obj as never);
   const causes = strategyFor(rt).validate?.(obj) ?? [];
   if (causes.length) throw invalid(rt, nameOf(obj), causes);
   if (isRbacResource(rt)) confirmRbacWrite(ctx, user, rt.resource, obj as never);
