@@ -10,6 +10,7 @@ import { toDeleteBody } from '../../kube/clients';
 import { HOTPLUG_APP, planAttachmentPods, renderAttachmentPod, withHotplugVolumeStatus } from './hotplug-pods';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
+import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import type { EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
@@ -31,6 +32,8 @@ export interface VMIControllerOptions {
   imageExists?: ImageExists;
   render?: RenderOptions;
   workers?: number;
+  /** work-queue metrics (virt-controller's /metrics) */
+  metrics?: WorkQueueMetricsProvider;
 }
 
 const VMI_KIND = 'VirtualMachineInstance';
@@ -65,7 +68,7 @@ export class VMIController {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
       dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
     };
-    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'vmi-controller', queueName: 'virt-controller-vmi', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
     const onClaim = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
     this.claims.on(onClaim);
     this.dataVolumes.on(onClaim);
