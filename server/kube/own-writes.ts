@@ -7,9 +7,12 @@
 export class OwnWrites {
   private readonly replaced = new Map<string, Set<string>>();
 
-  /** a write of `key` succeeded over version `fromVersion` */
-  wrote(key: string, fromVersion: string | undefined): void {
-    if (!fromVersion) return;
+  /**
+   * A write of `key` over version `fromVersion` produced `toVersion`. A write the server found to
+   * change nothing keeps the version and sends no watch event: that version is not stale.
+   */
+  wrote(key: string, fromVersion: string | undefined, toVersion: string | undefined): void {
+    if (!fromVersion || fromVersion === toVersion) return;
     let s = this.replaced.get(key);
     if (!s) this.replaced.set(key, (s = new Set()));
     s.add(fromVersion);

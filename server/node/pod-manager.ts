@@ -292,8 +292,8 @@ export class PodManager {
     const { namespace, name } = splitKey(keyOf(pod));
     try {
       const body = { metadata: { resourceVersion: pod.metadata?.resourceVersion }, status };
-      await this.opts.clients.core.patchNamespacedPodStatus({ namespace: namespace!, name, body }, mergePatch);
-      this.ownWrites.wrote(rt.uid, pod.metadata?.resourceVersion);
+      const written = await this.opts.clients.core.patchNamespacedPodStatus({ namespace: namespace!, name, body }, mergePatch);
+      this.ownWrites.wrote(rt.uid, pod.metadata?.resourceVersion, written?.metadata?.resourceVersion);
     } catch (err) {
       // 409: our cache is behind the server, so an update event is on its way and requeues this pod
       if (isNotFound(err) || isConflict(err)) return;

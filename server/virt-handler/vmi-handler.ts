@@ -116,8 +116,8 @@ export class VMIHandler {
       }
     }
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
-      await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any);
-      this.ownWrites.wrote(key, vmi.metadata.resourceVersion);
+      const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any) as VirtualMachineInstance;
+      this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);
       this.recordTransition(vmi, status.phase, status.reason);
     }
     await this.syncReadiness(vmi, status);

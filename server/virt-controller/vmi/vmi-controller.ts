@@ -144,11 +144,13 @@ export class VMIController {
     const vmiClient = clients.vmis as VMIClient;
     const labelError = (err: unknown) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node');
     const { base, patched } = await labelNodeIfNeeded(vmiClient, vmi, status.nodeName, labelError);
-    if (patched) this.ownWrites.wrote(key, vmi.metadata.resourceVersion);
+    const rv = (o: VirtualMachineInstance) => o.metadata.resourceVersion;
+    if (patched) this.ownWrites.wrote(key, rv(vmi), rv(patched));
     const written = await writeStatusIfChanged(vmiClient, base, status);
-    if (written !== base) this.ownWrites.wrote(key, base.metadata.resourceVersion);
+    if (written !== base) this.ownWrites.wrote(key, rv(base), rv(written));
     const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);
-    if (await patchMetadataIfNeeded(vmiClient, written, { finalizer: !gone }, labelError)) this.ownWrites.wrote(key, written.metadata.resourceVersion);
+    const final = await patchMetadataIfNeeded(vmiClient, written, { finalizer: !gone }, labelError);
+    if (final !== written) this.ownWrites.wrote(key, rv(written), rv(final));
     if (syncError?.reason === Reason.ErrImagePull || syncError?.reason === ERR_IMAGE_NEVER_PULL || syncError?.reason === Reason.FailedPvcNotFound) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
     else if (syncError) throw syncError;
   }

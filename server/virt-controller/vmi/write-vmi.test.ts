@@ -73,23 +73,23 @@ describe('labelNodeIfNeeded', () => {
 
   it('writes nothing without a node or when the label is there', async () => {
     const c = client(() => undefined);
-    expect(await labelNodeIfNeeded(c, cached, undefined, fail)).toEqual({ base: cached, patched: false });
+    expect(await labelNodeIfNeeded(c, cached, undefined, fail)).toEqual({ base: cached });
     const labelled = newVMI((v) => { v.metadata.labels = { 'kubevirt.io/nodeName': 'node-1' }; });
-    expect(await labelNodeIfNeeded(c, labelled, 'node-1', fail)).toEqual({ base: labelled, patched: false });
+    expect(await labelNodeIfNeeded(c, labelled, 'node-1', fail)).toEqual({ base: labelled });
     expect(c.patches).toEqual([]);
   });
 
   it('bases the status write on the patched VMI while its status is unchanged, else on the cached one', async () => {
     const same = { ...structuredClone(cached), metadata: { ...cached.metadata, resourceVersion: '6', labels: { 'kubevirt.io/nodeName': 'node-1' } } };
-    expect(await labelNodeIfNeeded(client(() => same), cached, 'node-1', fail)).toEqual({ base: same, patched: true });
+    expect(await labelNodeIfNeeded(client(() => same), cached, 'node-1', fail)).toEqual({ base: same, patched: same });
     const moved = { ...same, status: { phase: 'Running' } };
-    expect(await labelNodeIfNeeded(client(() => moved), cached, 'node-1', fail)).toEqual({ base: cached, patched: true });
+    expect(await labelNodeIfNeeded(client(() => moved), cached, 'node-1', fail)).toEqual({ base: cached, patched: moved });
   });
 
   it('reports a refused label and carries on with the cached VMI', async () => {
     const errors: unknown[] = [];
     const r = await labelNodeIfNeeded(client(() => { throw new Error('denied'); }), cached, 'node-1', (e) => errors.push(e));
-    expect(r).toEqual({ base: cached, patched: false });
+    expect(r).toEqual({ base: cached });
     expect(errors).toHaveLength(1);
   });
 });

@@ -70,16 +70,16 @@ export function metadataPatch(vmi: VirtualMachineInstance, want: { nodeName?: st
  * fails the write with 409 rather than overwrite a newer status). The label is informational for
  * us (virt-handler selects on status.nodeName): a refusal is logged.
  */
-export async function labelNodeIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, nodeName: string | undefined, onError: (err: unknown) => void): Promise<{ base: VirtualMachineInstance; patched: boolean }> {
+export async function labelNodeIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, nodeName: string | undefined, onError: (err: unknown) => void): Promise<{ base: VirtualMachineInstance; patched?: VirtualMachineInstance }> {
   const ops = nodeName ? metadataPatch(vmi, { nodeName, finalizer: vmi.metadata.finalizers?.includes(Finalizer.ForegroundDeleteVirtualMachine) ?? false }) : [];
-  if (!ops.length) return { base: vmi, patched: false };
+  if (!ops.length) return { base: vmi };
   const { namespace = 'default', name = '' } = vmi.metadata;
   try {
     const patched = (await vmis.jsonPatch(namespace, name, ops)) as VirtualMachineInstance;
-    return { base: isDeepStrictEqual(patched.status ?? {}, vmi.status ?? {}) ? patched : vmi, patched: true };
+    return { base: isDeepStrictEqual(patched.status ?? {}, vmi.status ?? {}) ? patched : vmi, patched };
   } catch (err) {
     onError(err);
-    return { base: vmi, patched: false };
+    return { base: vmi };
   }
 }
 
@@ -87,12 +87,12 @@ export async function labelNodeIfNeeded(vmis: VMIClient, vmi: VirtualMachineInst
  * Finalizer first (it must succeed: thrown errors requeue), then the node label on its own: the
  * label is informational for us (virt-handler selects on status.nodeName), so a refusal is logged.
  */
-export async function patchMetadataIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }, onLabelError: (err: unknown) => void): Promise<boolean> {
+export async function patchMetadataIfNeeded(vmis: VMIClient, vmi: VirtualMachineInstance, want: { nodeName?: string; finalizer: boolean }, onLabelError: (err: unknown) => void): Promise<VirtualMachineInstance> {
   const { namespace = 'default', name = '' } = vmi.metadata;
   let current = vmi;
   const finalizerOps = metadataPatch(vmi, { finalizer: want.finalizer });
   if (finalizerOps.length) current = (await vmis.jsonPatch(namespace, name, finalizerOps)) as VirtualMachineInstance;
   const labelOps = metadataPatch(current, { nodeName: want.nodeName, finalizer: want.finalizer });
-  if (!labelOps.length) return current !== vmi;
-  return vmis.jsonPatch(namespace, name, labelOps).then(() => true, (err: unknown) => { onLabelError(err); return current !== vmi; });
+  if (!labelOps.length) return current;
+  return (vmis.jsonPatch(namespace, name, labelOps) as Promise<VirtualMachineInstance>).catch((err: unknown) => { onLabelError(err); return current; });
 }
