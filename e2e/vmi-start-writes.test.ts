@@ -3,12 +3,13 @@
  * real controller, handler, kubelet and launcher with QEMU started paused): writes per VMI by verb,
  * resource and writer, and 409 conflicts. Fails when a start costs more than the budget.
  */
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VirtualMachineInstance } from '../lib/kubevirt';
 import { startCluster, type TestCluster } from './harness';
 import { diffWrites, formatWrites, isStartWrite, readWrites, shortUser, type WriteCount } from './support/api-writes';
 import { callRest, until, VMIS } from './support/rest';
+import { findProcesses } from '../server/virt-handler/testing/stack-helpers';
 
 process.env.KV_POD_NETWORK = '0'; // nothing here needs the pod network, and it is host-wide
 
@@ -73,7 +74,22 @@ describe('VMI start writes', () => {
     expect(conflicts).toEqual([]);
     expect(perVMI).toBeLessThanOrEqual(KUBEVIRT_WRITE_BUDGET);
     expect(writes.reduce((a, w) => a + w.n, 0) / COUNT).toBeLessThanOrEqual(START_WRITE_BUDGET);
+    await expectControllerMetrics();
     // the handler's readiness-gate write is not needed for a paused guest (the gate unset keeps the Pod unready)
     expect(writes.filter((w) => w.resource === 'pods/status' && shortUser(w.user) === 'kubevirt-handler')).toEqual([]);
   }, 300_000);
 });
+
+/** virt-controller's /metrics (the port kv up gave it) saw every VMI reach Running, and its VMI queue work */
+async function expectControllerMetrics(): Promise<void> {
+  const [pid] = findProcesses(['controller', cluster.dataDir]);
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const port = args[args.indexOf('--metrics-port') + 1];
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const value = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.split(' ')[1]);
+  expect(value('kubevirt_vmi_phase_transition_time_from_creation_seconds_count{phase="Running"}')).toBe(COUNT);
+  expect(value('kubevirt_vmi_phase_transition_time_seconds_count{phase="Running",last_phase="Scheduled"}')).toBe(COUNT);
+  expect(value('kubevirt_workqueue_adds_total{name="virt-controller-vmi"}')).toBeGreaterThanOrEqual(COUNT);
+  expect(value('kubevirt_workqueue_work_duration_seconds_count{name="virt-controller-vmi"}')).toBeGreaterThanOrEqual(COUNT);
+  expect(value('kubevirt_virt_controller_leading_status')).toBe(1);
+}
