@@ -4,7 +4,11 @@
  * guest's login prompt on the serial console (read through virt-handler), and where the time went
  * (bench/vmi-start-stages.ts). For reference it first times raw QEMU boots of the same image to
  * its login prompt (median of 3), without any of our machinery, on the same machine.
- * Usage: node --import tsx bench/vmi-start-bench.ts [count=20] [perSecond=10] [memory=128Mi]
+ * It also prints the API writes per VMI by verb, resource and writer, and the 409 conflicts (the
+ * API server's kubevirt_ts_apiserver_write_requests_total, from the first create until Running).
+ * With --paused the VMIs use `startStrategy: Paused`: the machinery alone, no guest boot and no
+ * login measurement.
+ * Usage: node --import tsx bench/vmi-start-bench.ts [count=20] [perSecond=10] [memory=128Mi] [--paused]
  */
 import { spawn } from 'node:child_process';
 import { Watch } from '@kubernetes/client-node';
@@ -17,10 +21,13 @@ import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { WebSocket } from 'ws';
 import { StageRecorder } from './vmi-start-stages';
+import { diffWrites, formatWrites, isStartWrite, readWrites } from '../e2e/support/api-writes';
 
-const COUNT = Number(process.argv[2] ?? 20);
-const RATE = Number(process.argv[3] ?? 10);
-const MEMORY = process.argv[4] ?? '128Mi';
+const PAUSED = process.argv.includes('--paused');
+const args = process.argv.slice(2).filter((a) => a !== '--paused');
+const COUNT = Number(args[0] ?? 20);
+const RATE = Number(args[1] ?? 10);
+const MEMORY = args[2] ?? '128Mi';
 const NS = 'default';
 const TIMEOUT_MS = 300_000;
 /** Both login measurements press Enter this often (a prompt printed before we listened is printed again). */
@@ -68,7 +75,8 @@ async function main(): Promise<void> {
     const kc = makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca });
     const k = makeKubeClients(kc);
     const raws: number[] = []; // before any VMI, so no guest of ours competes with it
-    for (let i = 0; i < RAW_BOOTS; i++) raws.push(await rawBootMs(dataPaths(cluster.dataDir).images));
+    if (!PAUSED) for (let i = 0; i < RAW_BOOTS; i++) raws.push(await rawBootMs(dataPaths(cluster.dataDir).images));
+    const writesBefore = await readWrites(cluster.access);
     const created = new Map<string, number>();
     const running = new Map<string, number>();
     const login = new Map<string, number>();
@@ -86,7 +94,7 @@ async function main(): Promise<void> {
       const name = vmi.metadata.name;
       if (vmi.status?.phase === 'Running' && created.has(name) && !running.has(name)) {
         running.set(name, performance.now() - created.get(name)!);
-        logins.push(watchLogin(name, vmi.status.nodeName).catch((err) => console.error(`${name}: ${err.message}`)));
+        if (!PAUSED) logins.push(watchLogin(name, vmi.status.nodeName).catch((err) => console.error(`${name}: ${err.message}`)));
       }
     }, () => undefined);
     const creates: Promise<unknown>[] = [];
@@ -98,22 +106,27 @@ async function main(): Promise<void> {
       stages.created(name);
       creates.push(k.vmis.create(NS, {
         apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: NS },
-        spec: { terminationGracePeriodSeconds: 0, domain: { memory: { guest: MEMORY }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
+        spec: { ...(PAUSED ? { startStrategy: 'Paused' } : {}), terminationGracePeriodSeconds: 0, domain: { memory: { guest: MEMORY }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
       } as any));
     }
     await Promise.all(creates);
     const deadline = Date.now() + TIMEOUT_MS;
-    while ((running.size < COUNT || logins.length < COUNT) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while ((running.size < COUNT || (!PAUSED && logins.length < COUNT)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 2000)); // the writes that follow Running (Ready after the Pod) land
+    const writes = diffWrites(writesBefore, await readWrites(cluster.access)).filter(isStartWrite);
     await Promise.all(logins);
     watch.abort();
     stages.stop();
     stages.readLauncherLogs(cluster.dataDir);
-    console.log(`VMI start, ${COUNT} VMIs created at ${RATE}/s, guest ${MEMORY}, 2 nodes, TCG`);
+    console.log(`VMI start, ${COUNT} VMIs created at ${RATE}/s, guest ${MEMORY}, 2 nodes, TCG${PAUSED ? ', startStrategy Paused' : ''}`);
     line('create → Running', [...running.values()]);
-    line('create → login prompt', [...login.values()]);
+    if (!PAUSED) line('create → login prompt', [...login.values()]);
+    const sum = (ws: typeof writes) => ws.reduce((a, w) => a + w.n, 0) / COUNT;
+    console.log(`API writes per VMI until 2 s after all Running (VMIs and Pods): ${sum(writes).toFixed(2)}, of them 409 conflicts: ${sum(writes.filter((w) => w.code === '409')).toFixed(2)}`);
+    for (const row of formatWrites(writes, COUNT)) console.log(row);
     console.log('stages (ms after create):');
     for (const row of stages.summary(pct)) console.log(row);
-    line('raw QEMU boot → login', raws);
+    if (!PAUSED) line('raw QEMU boot → login', raws);
   } finally {
     await cluster.stop();
   }

@@ -40,10 +40,11 @@ function serveNonResource(o: RouterOptions, req: IncomingMessage, res: ServerRes
   sendJson(res, 200, doc);
 }
 
-async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse, info: RequestInfo): Promise<void> {
+async function serve(o: RouterOptions, req: IncomingMessage, res: ServerResponse, info: RequestInfo, identified: (user: UserInfo) => void): Promise<void> {
   const signedIn: UserInfo | undefined = authenticate(o.tokens, req);
   if (!signedIn && !PUBLIC_PATHS.has(info.path)) throw unauthorized();
   const user = signedIn && impersonatedUser(o.ctx, signedIn, req);
+  if (user) identified(user);
   if (info.apiPrefix === 'apis' && info.group && info.version) {
     const svc = findAPIService(o.ctx.apiservices, info.group, info.version);
     if (svc) {
@@ -75,7 +76,8 @@ export function createRequestListener(o: RouterOptions) {
     }
     const watchDone = info.verb === 'watch' ? o.metrics.watchStarted(info) : undefined;
     if (watchDone) res.once('close', watchDone);
-    serve(o, req, res, info)
+    let username: string | undefined;
+    serve(o, req, res, info, (u) => { username = u.username; })
       .catch((err) => {
         const se = sendError(res, err);
         if (se.code === 507) log.warn({ method: req.method, url: req.url, message: se.message }, 'write refused: the store is out of disk space');
@@ -83,7 +85,7 @@ export function createRequestListener(o: RouterOptions) {
       })
       .finally(() => {
         const ms = performance.now() - started;
-        o.metrics.observeRequest(info, res.statusCode, ms / 1000);
+        o.metrics.observeRequest(info, res.statusCode, ms / 1000, username);
         log.debug({ method: req.method, url: req.url, code: res.statusCode, ms: Math.round(ms) }, 'request');
       });
   };

@@ -3,7 +3,7 @@ import { log } from '../log';
 import { messageOf } from './api-errors';
 import type { InformerHandlers } from './informer';
 import { keyOf } from './resources';
-import { runWorkers, WorkQueue } from './workqueue';
+import { runWorkers, WorkQueue, type WorkQueueMetricsProvider } from './workqueue';
 
 /**
  * What `sync` returns (or throws) when it could not bring the world in line: a reason for the
@@ -27,6 +27,9 @@ export interface ControllerOptions {
   /** Caches that must be filled before the first `execute`. */
   informers: { waitForSync(signal?: AbortSignal): Promise<boolean> }[];
   workers?: number;
+  /** the work queue's metrics, under `queueName` (KubeVirt's queue name; default `name`) */
+  metrics?: WorkQueueMetricsProvider;
+  queueName?: string;
 }
 
 /**
@@ -35,10 +38,11 @@ export interface ControllerOptions {
  * a success or a SyncError with requeue=false forgets its backoff.
  */
 export class Controller {
-  readonly queue = new WorkQueue();
+  readonly queue: WorkQueue;
   private readonly log;
 
   constructor(private readonly opts: ControllerOptions) {
+    this.queue = new WorkQueue({ name: opts.queueName ?? opts.name, metrics: opts.metrics });
     this.log = log.child({ component: opts.name });
   }
 

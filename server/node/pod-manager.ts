@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { OwnWrites } from '../kube/own-writes';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { log } from '../log';
@@ -65,6 +66,8 @@ export class PodManager {
   private readonly events: EventRecorder;
   private readonly imagePulls?: ImagePulls;
   private readonly canMount: boolean;
+  /** the Pod versions our status writes replaced (by Pod uid): no status write from a cache that has not seen ours yet */
+  private readonly ownWrites = new OwnWrites();
 
   constructor(private readonly opts: PodManagerOptions) {
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
@@ -350,6 +353,7 @@ export class PodManager {
     rt.child?.removeAllListeners('exit');
     this.runtimes.delete(rt.uid);
     this.imagePulls?.forget(rt.uid);
+    this.ownWrites.forget(rt.uid);
     this.opts.podNetwork?.detach(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
     this.opts.isolation?.release(rt.uid);
@@ -357,12 +361,15 @@ export class PodManager {
   }
 
   private async reportStatus(pod: V1Pod, rt: PodRuntime): Promise<void> {
+    // our last status write's event is on its way and syncs this pod again
+    if (this.ownWrites.isStale(rt.uid, pod.metadata?.resourceVersion)) return;
     const status = computePodStatus(pod, rt, isContainerRunning(rt));
     if (!isPodStatusChanged(pod, status)) return;
     const { namespace, name } = splitKey(keyOf(pod));
     try {
       const body = { metadata: { resourceVersion: pod.metadata?.resourceVersion }, status };
-      await this.opts.clients.core.patchNamespacedPodStatus({ namespace: namespace!, name, body }, mergePatch);
+      const written = await this.opts.clients.core.patchNamespacedPodStatus({ namespace: namespace!, name, body }, mergePatch);
+      this.ownWrites.wrote(rt.uid, pod.metadata?.resourceVersion, written?.metadata?.resourceVersion);
     } catch (err) {
       // 409: our cache is behind the server, so an update event is on its way and requeues this pod
       if (isNotFound(err) || isConflict(err)) return;

@@ -39,7 +39,7 @@ async function virtApiAnswers(kubeconfig: string, port: number, timeoutMs: numbe
   return !!access && (await apiGet({ ...access, server: `https://127.0.0.1:${port}` }, '/healthz', timeoutMs)).status === 200;
 }
 
-function plan(o: UpOptions, handlerPorts: number[], uploadPort: number): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
+function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controllerMetricsPort: number): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
   const common = ['--data-dir', o.dataDir];
   const paths = dataPaths(o.dataDir);
   const kubeconfig = ['--kubeconfig', paths.kubeconfig];
@@ -55,7 +55,7 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number): { apise
     },
     control: [
       { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
-      { name: 'controller', args: ['controller', ...common, ...as('virt-controller')] },
+      { name: 'controller', args: ['controller', ...common, ...as('virt-controller'), '--metrics-port', String(controllerMetricsPort), '--metrics-host', '127.0.0.1'] },
       { name: 'network', args: ['network', ...common, ...kubeconfig] },
       {
         name: 'storage', args: ['storage', ...common, ...kubeconfig, '--upload-port', String(uploadPort)],
@@ -99,7 +99,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
   if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: await freeLoopbackPort() };
   const handlerPorts = await Promise.all(Array.from({ length: opts.nodes }, () => freeLoopbackPort()));
-  const p = plan(opts, handlerPorts, await freeLoopbackPort());
+  const p = plan(opts, handlerPorts, await freeLoopbackPort(), await freeLoopbackPort());
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {

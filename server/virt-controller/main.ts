@@ -23,6 +23,8 @@ import { SnapshotController } from './snapshot/snapshot-controller';
 import { CloneController } from './clone/clone-controller';
 import { ReplicaSetController } from './replicaset/replicaset-controller';
 import { PoolController } from './pool/pool-controller';
+import { createControllerMetrics, type ControllerMetrics } from './metrics/controller-metrics';
+import { serveMetrics } from './metrics/metrics-server';
 
 const ctlLog = log.child({ component: 'virt-controller' });
 const COMPONENT = 'virt-controller';
@@ -35,22 +37,33 @@ export interface ControllerContext {
   launcherImage?: string;
   /** the KubeVirt CR's configuration, live */
   clusterConfig: ClusterConfig;
+  /** KubeVirt's virt-controller metrics (work queues, VMI phase transitions, migrations) */
+  metrics?: ControllerMetrics;
 }
+
+/** KubeVirt's default metrics port (TLS there; plain HTTP here, like virt-handler's /metrics) */
+export const DEFAULT_METRICS_PORT = 8443;
 
 interface Runnable { run(signal: AbortSignal): Promise<void> }
 
 const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise<Runnable>> = {
-  vmi: (ctx) => new VMIController({
-    clients: ctx.clients, recorder: ctx.recorder,
-    imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
-    render: { launcherImage: ctx.launcherImage },
-  }),
-  vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder }),
+  vmi: (ctx) => {
+    const c = new VMIController({
+      clients: ctx.clients, recorder: ctx.recorder,
+      imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
+      render: { launcherImage: ctx.launcherImage }, metrics: ctx.metrics?.workQueues,
+    });
+    const m = ctx.metrics;
+    if (m) c.vmis.on({ update: (old, cur) => m.observeVMI(old, cur) });
+    return c;
+  },
+  vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder, metrics: ctx.metrics?.workQueues }),
   migration: (ctx) => {
     const c = new MigrationController({
       clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage },
-      settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()),
+      settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()), metrics: ctx.metrics?.workQueues,
     });
+    ctx.metrics?.setMigrationSource(() => c.vmims.list());
     ctx.clusterConfig.onChange(() => c.resyncAll());
     return c;
   },
@@ -76,14 +89,29 @@ export async function startControllers(ctx: ControllerContext, signal: AbortSign
 export async function runControllerCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { kubeconfig: { type: 'string' }, 'data-dir': { type: 'string' }, 'launcher-image': { type: 'string' } },
+    options: {
+      kubeconfig: { type: 'string' }, 'data-dir': { type: 'string' }, 'launcher-image': { type: 'string' },
+      'metrics-port': { type: 'string', default: String(DEFAULT_METRICS_PORT) }, 'metrics-host': { type: 'string', default: '0.0.0.0' },
+    },
   });
+  const metricsPort = Number(values['metrics-port']);
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535) {
+    process.stderr.write(`kv controller: --metrics-port must be a port number (0-65535), got "${values['metrics-port']}"\n`);
+    process.exit(2);
+  }
   const clients = makeKubeClients(loadKubeConfig(values.kubeconfig));
   const recorder = new EventRecorder(clients.core, { component: COMPONENT });
   const signal = stopSignal(shared, () => ctlLog.info('stopping'));
   const writeProfile = await startCpuProfile();
   const clusterConfig = new ClusterConfig(clients.kc);
-  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'], clusterConfig }, signal);
+  const metrics = createControllerMetrics();
+  const endpoint = await serveMetrics(() => metrics.scrape(), metricsPort, values['metrics-host']!);
+  ctlLog.info({ url: `${endpoint.url}/metrics` }, 'serving metrics');
+  // one virt-controller, no leader election: it leads and is ready as soon as it runs
+  metrics.setLeading(true);
+  metrics.setReady(true);
+  await startControllers({ clients, recorder, dataDir: values['data-dir'], launcherImage: values['launcher-image'], clusterConfig, metrics }, signal);
+  await endpoint.close();
   await writeProfile();
   ctlLog.info('stopped');
 }

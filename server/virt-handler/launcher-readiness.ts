@@ -26,8 +26,11 @@ export class LauncherReadiness {
       const pod = pods.items.find((p: V1Pod) => p.metadata?.uid === podUID);
       if (!pod?.metadata?.name) return;
       if (!pod.spec?.readinessGates?.some((g) => g.conditionType === READINESS_GATE_UNPAUSED)) return; // an older Pod without the gate
-      entry = { name: pod.metadata.name };
+      // a gate condition not set yet already keeps the Pod unready: no write needed to say False
+      const current = pod.status?.conditions?.find((c) => c.type === READINESS_GATE_UNPAUSED)?.status ?? 'False';
+      entry = { name: pod.metadata.name, status: current };
       this.known.set(podUID, entry);
+      if (current === status) return;
     }
     const condition = { type: READINESS_GATE_UNPAUSED, status, lastProbeTime: null, lastTransitionTime: formatKubeTime(), reason: ready ? 'GuestRunning' : 'GuestNotRunning' };
     await this.core.patchNamespacedPodStatus({ namespace, name: entry.name, body: { status: { conditions: [condition] } } }, strategicMergePatch);

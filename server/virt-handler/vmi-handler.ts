@@ -12,6 +12,7 @@ import type { KubeClients } from '../kube/clients';
 import { Controller } from '../kube/controller';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../kube/events';
 import { Informer } from '../kube/informer';
+import { OwnWrites } from '../kube/own-writes';
 import { collectionPath, VirtualMachineInstanceResource } from '../kube/resources';
 import { log } from '../log';
 import { computeDomainStatus, isAgentConnected } from './compute-domain-status';
@@ -44,6 +45,8 @@ export class VMIHandler {
   private readonly log;
   private readonly readiness: LauncherReadiness;
   private readonly credentials: AccessCredentialSync;
+  /** the VMI versions our status writes replaced: a sync that still sees one waits for our write's event */
+  private readonly ownWrites = new OwnWrites();
 
   constructor(private readonly opts: VMIHandlerOptions) {
     this.log = log.child({ component: 'virt-handler', node: opts.node });
@@ -60,7 +63,7 @@ export class VMIHandler {
     this.vmis.on({
       add: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
       update: (_old, vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
-      delete: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
+      delete: (vmi) => { this.ownWrites.forget(`${vmi.metadata?.namespace}/${vmi.metadata?.name}`); if (mine(vmi)) this.controller.enqueue(vmi); },
     });
   }
 
@@ -90,6 +93,7 @@ export class VMIHandler {
     const found = this.lookup(namespace, name);
     if (!found) return;
     const { vmi, podDir } = found;
+    if (this.ownWrites.isStale(key, vmi.metadata.resourceVersion)) return; // our last write's event enqueues us again
     if (isFinal(vmi.status?.phase)) {
       this.readiness.forget(podUIDOnNode(vmi, this.opts.node) ?? '');
       this.connections.release(podDir);
@@ -112,7 +116,8 @@ export class VMIHandler {
       }
     }
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
-      await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any);
+      const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any) as VirtualMachineInstance;
+      this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);
       this.recordTransition(vmi, status.phase, status.reason);
     }
     await this.syncReadiness(vmi, status);

@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { MigrationPolicy, VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
+import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
@@ -32,6 +33,8 @@ export interface MigrationControllerOptions {
   /** fixed settings, or read on every sync (the KubeVirt CR's migrations) */
   settings?: Partial<MigrationSettings> | (() => Partial<MigrationSettings>);
   workers?: number;
+  /** work-queue metrics (virt-controller's /metrics) */
+  metrics?: WorkQueueMetricsProvider;
 }
 
 const BY_VMI = 'vmi';
@@ -73,7 +76,7 @@ export class MigrationController {
     });
     this.policies = new Informer({ kc, path: POLICIES_PATH });
     this.namespaces = new Informer({ kc, path: NAMESPACES_PATH });
-    this.controller = new Controller({ name: 'migration-controller', execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'migration-controller', queueName: 'virt-controller-migration', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods], workers: opts.workers ?? 3 });
     this.vmims.on({ ...this.controller.enqueueHandlers(), delete: (m) => { this.expectations.deleteExpectations(keyOf(m)); } });
     const byVMI = (vmi: VirtualMachineInstance) => this.enqueueVMI(keyOf(vmi));
     this.vmis.on({ add: byVMI, update: (_o, v) => byVMI(v), delete: byVMI });

@@ -9,6 +9,7 @@ import { isVMIFinal, runStrategyOf } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
+import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import type { EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
@@ -30,6 +31,8 @@ export interface VMControllerOptions {
   recorder: EventRecorder;
   backoff?: BackoffSettings;
   workers?: number;
+  /** work-queue metrics (virt-controller's /metrics) */
+  metrics?: WorkQueueMetricsProvider;
 }
 
 /** Workers syncing VMs in parallel: a sync mostly waits on API writes (finalizer, status, VMI create). */
@@ -58,7 +61,7 @@ export class VMController {
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
-    this.controller = new Controller({ name: 'vm-controller', execute: (key) => this.execute(key), informers: [this.vms, this.vmis, this.dataVolumes, this.claims], workers: opts.workers ?? DEFAULT_WORKERS });
+    this.controller = new Controller({ name: 'vm-controller', queueName: 'virt-controller-vm', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vms, this.vmis, this.dataVolumes, this.claims], workers: opts.workers ?? DEFAULT_WORKERS });
     const onStorage = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
     this.dataVolumes.on(onStorage);
     this.claims.on(onStorage);

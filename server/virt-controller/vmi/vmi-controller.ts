@@ -10,9 +10,11 @@ import { toDeleteBody } from '../../kube/clients';
 import { HOTPLUG_APP, planAttachmentPods, renderAttachmentPod, withHotplugVolumeStatus } from './hotplug-pods';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
+import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import type { EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
+import { OwnWrites } from '../../kube/own-writes';
 import { log } from '../../log';
 import { collectionPath, keyOf, PodResource, VirtualMachineInstanceResource } from '../../kube/resources';
 import { ERR_IMAGE_NEVER_PULL, type ImageExists } from './check-images';
@@ -21,7 +23,7 @@ import { APP_VIRT_LAUNCHER, Label, Reason } from './constants';
 import { isLauncherPodOf } from './pod-state';
 import type { RenderOptions } from './render-launcher-pod';
 import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
-import { patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
+import { labelNodeIfNeeded, patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
 import { claimVolumes, claimsReadiness, withClaimVolumeStatus, type ClaimLookup, type DataVolumeLike } from './claim-volumes';
 
 export interface VMIControllerOptions {
@@ -31,6 +33,8 @@ export interface VMIControllerOptions {
   imageExists?: ImageExists;
   render?: RenderOptions;
   workers?: number;
+  /** work-queue metrics (virt-controller's /metrics) */
+  metrics?: WorkQueueMetricsProvider;
 }
 
 const VMI_KIND = 'VirtualMachineInstance';
@@ -44,6 +48,8 @@ export class VMIController {
   readonly dataVolumes: Informer<DataVolumeLike & KubernetesObject>;
   private readonly claimLookup: ClaimLookup;
   readonly expectations = new Expectations();
+  /** the VMI versions our own writes replaced: a sync that still sees one waits for our write's event */
+  private readonly ownWrites = new OwnWrites();
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'vmi-controller' });
 
@@ -65,13 +71,13 @@ export class VMIController {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
       dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
     };
-    this.controller = new Controller({ name: 'vmi-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'vmi-controller', queueName: 'virt-controller-vmi', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
     const onClaim = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
     this.claims.on(onClaim);
     this.dataVolumes.on(onClaim);
     this.vmis.on({
       ...this.controller.enqueueHandlers(),
-      delete: (vmi) => { this.expectations.deleteExpectations(keyOf(vmi)); this.controller.enqueue(vmi); },
+      delete: (vmi) => { this.expectations.deleteExpectations(keyOf(vmi)); this.ownWrites.forget(keyOf(vmi)); this.controller.enqueue(vmi); },
     });
     this.pods.on({
       add: (pod) => this.onPod(pod, (key) => this.expectations.creationObserved(key)),
@@ -125,6 +131,7 @@ export class VMIController {
     const vmi = this.vmis.get(key) as VirtualMachineInstance | undefined;
     if (!vmi) return this.expectations.deleteExpectations(key);
     if (!this.expectations.satisfied(key)) return; // a pod event for our own write will enqueue us again
+    if (this.ownWrites.isStale(key, vmi.metadata.resourceVersion)) return; // so will our last VMI write's event
     const pods = (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi));
     const { clients, recorder, imageExists, render } = this.opts;
     const claimsReady = () => claimsReadiness(vmi, this.claimLookup);
@@ -135,10 +142,15 @@ export class VMIController {
     const volumeStatus = withHotplugVolumeStatus(withClaimVolumeStatus(status.volumeStatus, vmi, this.claimLookup), vmi, attachments);
     if (volumeStatus) status.volumeStatus = volumeStatus;
     const vmiClient = clients.vmis as VMIClient;
-    const written = await writeStatusIfChanged(vmiClient, vmi, status);
+    const labelError = (err: unknown) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node');
+    const { base, patched } = await labelNodeIfNeeded(vmiClient, vmi, status.nodeName, labelError);
+    const rv = (o: VirtualMachineInstance) => o.metadata.resourceVersion;
+    if (patched) this.ownWrites.wrote(key, rv(vmi), rv(patched));
+    const written = await writeStatusIfChanged(vmiClient, base, status);
+    if (written !== base) this.ownWrites.wrote(key, rv(base), rv(written));
     const gone = Boolean(vmi.metadata.deletionTimestamp) && pods.length === 0 && isFinal(status.phase);
-    await patchMetadataIfNeeded(vmiClient, written, { nodeName: status.nodeName, finalizer: !gone },
-      (err) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node'));
+    const final = await patchMetadataIfNeeded(vmiClient, written, { finalizer: !gone }, labelError);
+    if (final !== written) this.ownWrites.wrote(key, rv(written), rv(final));
     if (syncError?.reason === Reason.ErrImagePull || syncError?.reason === ERR_IMAGE_NEVER_PULL || syncError?.reason === Reason.FailedPvcNotFound) this.controller.enqueueAfter(key, IMAGE_RETRY_MS);
     else if (syncError) throw syncError;
   }
