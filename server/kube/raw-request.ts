@@ -41,6 +41,22 @@ export async function putJson(kc: KubeConfig, path: string, body: unknown, signa
   return requestText(url, opts, signal, JSON.stringify(body));
 }
 
+/**
+ * POST / PATCH / DELETE with a JSON body, the answer parsed as sent (no Date conversion, no field
+ * renaming as the generated clients' serializer does). A failure's message is the API's Status message.
+ */
+export async function sendJson<T>(kc: KubeConfig, method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, contentType = 'application/json'): Promise<T> {
+  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': contentType });
+  try {
+    return JSON.parse(await requestText(url, opts, undefined, JSON.stringify(body))) as T;
+  } catch (err) {
+    if (!(err instanceof RawRequestError)) throw err;
+    let message = err.message;
+    try { message = (JSON.parse(err.body) as { message?: string }).message ?? message; } catch { /* not a Status */ }
+    throw new RawRequestError(err.statusCode, message, err.body);
+  }
+}
+
 function requestText(url: URL, opts: https.RequestOptions, signal?: AbortSignal, body?: string): Promise<string> {
   const mod = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
