@@ -18,8 +18,15 @@ export function revisionOf(rs: ReplicaSet): number {
 
 export const maxRevision = (sets: ReplicaSet[]) => sets.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
 
+/** JSON without null members (Go's zero values that one side wrote as null and the other left out) */
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== undefined).map(([k, x]) => [k, withoutNulls(x)]));
+  return v;
+}
+
 function withoutHash(t: V1PodTemplateSpec | undefined): unknown {
-  const copy = structuredClone(t ?? {});
+  const copy = withoutNulls(structuredClone(t ?? {})) as V1PodTemplateSpec;
   if (copy.metadata?.labels) {
     delete copy.metadata.labels[POD_TEMPLATE_HASH_LABEL];
     if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;

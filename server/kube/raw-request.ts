@@ -46,9 +46,11 @@ export async function putJson(kc: KubeConfig, path: string, body: unknown, signa
  * renaming as the generated clients' serializer does). A failure's message is the API's Status message.
  */
 export async function sendJson<T>(kc: KubeConfig, method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, contentType = 'application/json'): Promise<T> {
-  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': contentType });
+  const payload = JSON.stringify(body);
+  // a sized body: a chunked DELETE body is refused by the server's HTTP parser
+  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(payload)) });
   try {
-    return JSON.parse(await requestText(url, opts, undefined, JSON.stringify(body))) as T;
+    return JSON.parse(await requestText(url, opts, undefined, payload)) as T;
   } catch (err) {
     if (!(err instanceof RawRequestError)) throw err;
     let message = err.message;

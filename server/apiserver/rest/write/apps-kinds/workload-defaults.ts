@@ -31,8 +31,17 @@ export function defaultPodSpec(spec: Obj): void {
   }
 }
 
+/**
+ * A template as kube stores it: Go writes a template's zero creationTimestamp as null and each
+ * container's empty resources as {}; `kubectl rollout undo` sends them so, and a template must
+ * compare equal to the one its ReplicaSet holds.
+ */
 function defaultTemplate(spec: Obj): void {
-  defaultPodSpec(child(child(spec, 'template'), 'spec'));
+  const template = child(spec, 'template');
+  child(template, 'metadata').creationTimestamp ??= null;
+  const podSpec = child(template, 'spec');
+  defaultPodSpec(podSpec);
+  for (const c of [...list(podSpec.containers), ...list(podSpec.initContainers)]) if (isObj(c)) c.resources ??= {};
 }
 
 export function defaultDeployment(d: Obj): void {
