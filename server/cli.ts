@@ -20,16 +20,18 @@ const COMMON = '[--data-dir DIR] [--kubeconfig FILE]';
 const commands: Record<string, Command> = {
   up: {
     describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)',
-    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m]',
+    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m] [--bare]\n'
+      + '       --bare: a bare Kubernetes only (API server, scheduler, Deployment/ReplicaSet/DaemonSet controllers, Services/DNS, storage, N kubelets),\n'
+      + '               no KubeVirt component, CRD, console or demo image: install kubevirt-ts onto it as onto kind (docs/cluster-mode.md)',
     load: async () => (await import('./up/main')).runUpCommand,
   },
-  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
+  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H] [--no-crds]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
   scheduler: { describe: 'run the embedded scheduler (with --kube-controllers: the Deployment, ReplicaSet and DaemonSet controllers in the same process)', usage: `kv scheduler ${COMMON} [--scheduler-name NAME] [--kube-controllers]`, load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
   'kube-controllers': { describe: "run kube-controller-manager's workload controllers (Deployment, ReplicaSet, DaemonSet)", usage: `kv kube-controllers ${COMMON}`, load: async () => (await import('./kube-controllers/main')).runKubeControllersCommand },
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
-  storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H]`, load: async () => (await import('./storage/main')).runStorageCommand },
+  storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H] [--no-datavolumes]`, load: async () => (await import('./storage/main')).runStorageCommand },
   network: { describe: 'run the embedded service and policy plane (Endpoints, the nftables service proxy, cluster DNS, NetworkPolicy)', usage: `kv network ${COMMON}`, load: async () => (await import('./network/main')).runNetworkCommand },
   importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },
   'hotplug-disk': { describe: "hold a hot-plugged volume on its node (an attachment Pod's command)", usage: 'kv hotplug-disk', load: async () => (await import('./virt-controller/vmi/hotplug-holder')).runHotplugHolderCommand },

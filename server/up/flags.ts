@@ -14,6 +14,8 @@ export interface UpOptions {
   host: string;
   /** how long the printed one-time sign-in link works, in seconds */
   loginLinkTtl: number;
+  /** a bare Kubernetes: no KubeVirt component, CRD, console, instance types or demo image */
+  bare: boolean;
 }
 
 /** Parses `kv up` flags; bad input is a clear error, not a stack trace. */
@@ -29,6 +31,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
       'no-console': { type: 'boolean', default: false },
       host: { type: 'string', default: '127.0.0.1' },
       'login-link-ttl': { type: 'string', default: '5m' },
+      bare: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -39,9 +42,10 @@ export function parseUpFlags(argv: string[]): UpOptions {
     apiPort: toInt('--api-port', values['api-port']!, 0, 65535),
     consolePort: toInt('--console-port', values['console-port']!, 0, 65535),
     virtApiPort: toInt('--virt-api-port', values['virt-api-port']!, 0, 65535),
-    console: !values['no-console'],
+    console: !values['no-console'] && !values.bare,
     host: values.host!,
     loginLinkTtl: parseDurationFlag('--login-link-ttl', values['login-link-ttl']!, { min: 10, max: 24 * 3600 }),
+    bare: values.bare!,
   };
 }
 
