@@ -129,6 +129,7 @@ describe('workload controllers (Deployment → ReplicaSet → Pods, DaemonSet)',
     expect((await kubectl('get', 'deploy', 'web')).out).toMatch(/web\s+3\/3\s+3\s+3\s/);
   }, 120_000);
 
+
   it('a DaemonSet runs one Pod per Node, pinned by node affinity and tolerating kube’s default taints', async () => {
     expect((await kubectl('apply', '-f', k.file('ds.yaml', DAEMONSET))).err).toBe('');
     expect((await rolloutStatus('ds/agent')).out).toContain('daemon set "agent" successfully rolled out');
