@@ -146,4 +146,27 @@ describe('workload controllers (Deployment → ReplicaSet → Pods, DaemonSet)',
     await waitFor(async () => (await sets()).length === 0, 30_000, 'replica sets gone');
     await waitFor(async () => (await c.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items.length === 0, 30_000, 'pods gone');
   }, 60_000);
+
+  it('Recreate: a template change scales the old ReplicaSet to 0 before the new one runs; --cascade=orphan keeps the ReplicaSets', async () => {
+    const recreate = DEPLOYMENT.replace('name: web}', 'name: rec}').replaceAll('app: web', 'app: rec').replace('  replicas: 2\n', '  replicas: 2\n  strategy: {type: Recreate}\n');
+    expect((await kubectl('apply', '-f', k.file('rec.yaml', recreate))).err).toBe('');
+    expect((await rolloutStatus('deploy/rec')).out).toContain('successfully rolled out');
+    expect((await kubectl('set', 'env', 'deploy/rec', 'MODE=two')).err).toBe('');
+    expect((await rolloutStatus('deploy/rec')).out).toContain('successfully rolled out');
+    const recSets = await sets();
+    expect(recSets.map((rs) => rs.spec.replicas).sort()).toEqual([0, 2]);
+    const [oldSet, newSet] = [recSets.find((rs) => rs.spec.replicas === 0)!, recSets.find((rs) => rs.spec.replicas === 2)!];
+    const scaling = await waitFor(async () => {
+      const evs = (await c.core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=rec' })).items
+        .filter((e) => e.reason === 'ScalingReplicaSet').sort((a, b) => Number(a.metadata?.resourceVersion) - Number(b.metadata?.resourceVersion)).map((e) => e.message);
+      return evs.length >= 3 ? evs : undefined;
+    }, 10_000, 'three scaling events');
+    // the old set went to 0 before the new one was scaled up from 0
+    expect(scaling.indexOf(`Scaled down replica set ${oldSet.metadata.name} from 2 to 0`)).toBeLessThan(scaling.indexOf(`Scaled up replica set ${newSet.metadata.name} from 0 to 2`));
+    expect(scaling.indexOf(`Scaled down replica set ${oldSet.metadata.name} from 2 to 0`)).toBeGreaterThanOrEqual(0);
+    expect((await kubectl('delete', 'deploy', 'rec', '--cascade=orphan')).err).toBe('');
+    await waitFor(async () => (await sets()).every((rs) => !(rs.metadata.ownerReferences ?? []).length), 30_000, 'replica sets orphaned');
+    expect(await sets()).toHaveLength(2);
+    expect((await pods('app=rec')).filter((p) => p.status?.phase === 'Running')).toHaveLength(2);
+  }, 180_000);
 });
