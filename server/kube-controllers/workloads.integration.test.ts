@@ -141,6 +141,14 @@ describe('workload controllers (Deployment → ReplicaSet → Pods, DaemonSet)',
     expect((await kubectl('get', 'ds', 'agent')).out).toMatch(/agent\s+2\s+2\s+2\s+2\s+2\s+<none>/);
   }, 120_000);
 
+  it('settled workloads are left alone: no status write loop (resourceVersions hold still)', async () => {
+    const versions = async () => JSON.stringify(await Promise.all(['deployments', 'replicasets', 'daemonsets'].map(async (plural) =>
+      ((await c.custom.listNamespacedCustomObject({ group: 'apps', version: 'v1', plural, namespace: 'default' })) as { items: { metadata: { resourceVersion: string } }[] }).items.map((o) => o.metadata.resourceVersion).sort())));
+    const before = await versions();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await versions()).toBe(before);
+  }, 30_000);
+
   it('deleting the Deployment removes its ReplicaSets and Pods (garbage collector, background propagation)', async () => {
     expect((await kubectl('delete', 'deploy', 'web')).err).toBe('');
     await waitFor(async () => (await sets()).length === 0, 30_000, 'replica sets gone');
