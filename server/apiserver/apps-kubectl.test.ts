@@ -91,6 +91,20 @@ spec:
     expect(get.out).toMatch(/agent\s+0\s+0\s+0\s+0\s+0\s+kubernetes.io\/os=linux/);
   });
 
+  it('kubectl create deployment (a protobuf body) makes the Deployment kubectl asked for', async () => {
+    const r = await kubectl('create', 'deployment', 'made', '--image=busybox:1.36', '--replicas=3', '--port=8080', '--', 'sleep', '60');
+    expect(r.err).toBe('');
+    expect(r.out).toContain('deployment.apps/made created');
+    const d = (await t.call('GET', '/apis/apps/v1/namespaces/default/deployments/made')).body;
+    expect(d.metadata.labels).toEqual({ app: 'made' });
+    expect(d.spec.replicas).toBe(3);
+    expect(d.spec.selector).toEqual({ matchLabels: { app: 'made' } });
+    expect(d.spec.strategy.type).toBe('RollingUpdate');
+    expect(d.spec.template.metadata.labels).toEqual({ app: 'made' });
+    expect(d.spec.template.spec.containers).toEqual([expect.objectContaining({ name: 'busybox', image: 'busybox:1.36', command: ['sleep', '60'], ports: [{ containerPort: 8080, protocol: 'TCP' }], resources: {} })]);
+    expect(d.spec.minReadySeconds).toBeUndefined();
+  });
+
   it('a ReplicaSet with replicas -1 is refused with kube’s message', async () => {
     const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'bad' }, spec: { replicas: -1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i:1' }] } } } };
     const r = await t.call('POST', '/apis/apps/v1/namespaces/default/replicasets', rs);
