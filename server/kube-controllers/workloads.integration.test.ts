@@ -155,6 +155,12 @@ describe('workload controllers (Deployment → ReplicaSet → Pods, DaemonSet)',
     await waitFor(async () => (await c.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' })).items.length === 0, 30_000, 'pods gone');
   }, 60_000);
 
+  it('kubectl delete ds --cascade=foreground returns once the DaemonSet and its Pods are gone', async () => {
+    const del = await kubectl('delete', 'ds', 'agent', '--cascade=foreground', '--timeout=60s');
+    expect(del.err).toBe('');
+    expect((await c.core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=agent' })).items).toEqual([]);
+  }, 90_000);
+
   it('Recreate: a template change scales the old ReplicaSet to 0 before the new one runs; --cascade=orphan keeps the ReplicaSets', async () => {
     const recreate = DEPLOYMENT.replace('name: web}', 'name: rec}').replaceAll('app: web', 'app: rec').replace('  replicas: 2\n', '  replicas: 2\n  strategy: {type: Recreate}\n');
     expect((await kubectl('apply', '-f', k.file('rec.yaml', recreate))).err).toBe('');
