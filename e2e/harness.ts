@@ -42,14 +42,15 @@ export async function freePort(): Promise<number> {
  * Starts a whole embedded cluster (`kv up`) in a fresh temp data dir and waits for its `ready`
  * line. `stop()` sends SIGTERM, waits for `kv up` to exit and removes the data dir.
  */
-export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number; /** more `kv up` flags */ upArgs?: string[] } = {}): Promise<TestCluster> {
-  const existing = useExistingCluster();
+export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number; bare?: boolean; /** more `kv up` flags */ upArgs?: string[] } = {}): Promise<TestCluster> {
+  const existing = opts.bare ? undefined : useExistingCluster();
   if (existing) return existing;
   const dataDir = mkdtempSync(join(tmpdir(), 'kv-test-'));
   const apiPort = await freePort();
   const consolePort = await freePort();
   const args = [kvBin, 'up', '--data-dir', dataDir, '--nodes', String(opts.nodes ?? 2), '--api-port', String(apiPort), '--console-port', String(consolePort)];
   if (opts.console === false) args.push('--no-console');
+  if (opts.bare) args.push('--bare');
   args.push(...(opts.upArgs ?? []));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KV_LOG_LEVEL: process.env.KV_LOG_LEVEL ?? 'warn' } });
   let out = '';

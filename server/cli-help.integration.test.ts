@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS as VIRTCTL_COMMANDS } from './virtctl/main';
 
-const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token', 'control-plane', 'defaults'];
+const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token', 'control-plane', 'defaults', 'kube-controllers'];
 
 function run(bin: string, args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' }, timeout: 30_000 });
@@ -27,6 +27,10 @@ describe('kv', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/usage/i);
     expect(r.err).toBe('');
+  });
+
+  it('kv up --help documents --bare', () => {
+    expect(run('bin/kv.mjs', ['up', '--help']).out).toMatch(/--bare: a bare Kubernetes only/);
   });
 
   it('an unknown flag or command: a message and the usage on stderr, exit 2, no stack trace', () => {

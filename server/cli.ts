@@ -21,16 +21,19 @@ const COMMON = '[--data-dir DIR] [--kubeconfig FILE]';
 const commands: Record<string, Command> = {
   up: {
     describe: 'start a whole cluster on this machine (API server, scheduler, nodes, controllers, console)',
-    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m] [--separate-processes]',
+    usage: 'kv up [--data-dir DIR] [--nodes N] [--api-port P] [--console-port P] [--virt-api-port P] [--host H] [--no-console] [--login-link-ttl 5m] [--separate-processes] [--bare]\n'
+      + '       --bare: a bare Kubernetes only (API server, scheduler, Deployment/ReplicaSet/DaemonSet controllers, Services/DNS, storage, N kubelets),\n'
+      + '               no KubeVirt component, CRD, console or demo image: install kubevirt-ts onto it as onto kind (docs/cluster-mode.md)',
     load: async () => (await import('./up/main')).runUpCommand,
   },
-  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
-  scheduler: { describe: 'run the embedded scheduler', usage: `kv scheduler ${COMMON} [--scheduler-name NAME]`, load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
+  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H] [--no-crds]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
+  scheduler: { describe: 'run the embedded scheduler (with --kube-controllers: the Deployment, ReplicaSet and DaemonSet controllers in the same process)', usage: `kv scheduler ${COMMON} [--scheduler-name NAME] [--kube-controllers]`, load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
+  'kube-controllers': { describe: "run kube-controller-manager's workload controllers (Deployment, ReplicaSet, DaemonSet)", usage: `kv kube-controllers ${COMMON}`, load: async () => (await import('./kube-controllers/main')).runKubeControllersCommand },
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
   handler: { describe: "run a node's virt-handler", usage: `kv handler --node NODE ${COMMON} [--host H] [--port P]`, load: async () => (await import('./virt-handler/main')).runHandlerCommand },
   controller: { describe: 'run virt-controller', usage: `kv controller ${COMMON} [--launcher-image IMAGE]`, load: async () => (await import('./virt-controller/main')).runControllerCommand },
   'control-plane': { describe: 'run several components in one process (kv up does, to save memory): kv control-plane scheduler FLAGS --and controller FLAGS ...', usage: 'kv control-plane COMMAND [FLAGS] [--and COMMAND [FLAGS]]... (COMMAND: scheduler, controller, network, storage, node, handler)', load: async () => (await import('./control-plane/main')).runControlPlaneCommand },
-  storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H]`, load: async () => (await import('./storage/main')).runStorageCommand },
+  storage: { describe: 'run the storage controllers (PV binding, local provisioner, DataVolumes, the upload endpoint)', usage: `kv storage ${COMMON} [--upload-port P] [--upload-host H] [--no-datavolumes]`, load: async () => (await import('./storage/main')).runStorageCommand },
   network: { describe: 'run the embedded service and policy plane (Endpoints, the nftables service proxy, cluster DNS, NetworkPolicy)', usage: `kv network ${COMMON}`, load: async () => (await import('./network/main')).runNetworkCommand },
   importer: { describe: "run one CDI-like importer (an importer Pod's command; configured by its environment)", usage: 'kv importer', load: async () => (await import('./cdi/importer/main')).runImporterCommand },
   'hotplug-disk': { describe: "hold a hot-plugged volume on its node (an attachment Pod's command)", usage: 'kv hotplug-disk', load: async () => (await import('./virt-controller/vmi/hotplug-holder')).runHotplugHolderCommand },
@@ -39,7 +42,7 @@ const commands: Record<string, Command> = {
   console: { describe: 'run the web console; `kv console login-link` prints a fresh one-time sign-in link', usage: `kv console ${COMMON} [--port P] [--host H] [--dev]\n       kv console login-link [--data-dir DIR] [--ttl 5m] [--url http://HOST:PORT]`, load: async () => (await import('./console/main')).runConsoleCommand },
   virtctl: { describe: "KubeVirt's virtctl: start, stop, restart, migrate, pause, console, vnc, expose ... (also installed as `virtctl`)", load: async () => (await import('./virtctl/main')).runVirtctlCommand },
   'image-upload': { describe: 'upload a disk image into a DataVolume (virtctl image-upload dv NAME --size=S --image-path=F)', load: async () => { const run = (await import('./virtctl/main')).runVirtctlCommand; return (argv: string[]) => run(['image-upload', ...argv]); } },
-  defaults: { describe: "apply the embedded cluster's defaults again (KubeVirt CR, common instance types, storage classes; kv up does it at start)", usage: 'kv defaults [--data-dir DIR]', load: async () => (await import('./up/defaults')).runDefaultsCommand },
+  defaults: { describe: "apply the embedded cluster's defaults again (KubeVirt CR, common instance types, storage classes; kv up does it at start)", usage: 'kv defaults [--data-dir DIR] [--bare]', load: async () => (await import('./up/defaults')).runDefaultsCommand },
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', usage: 'kv bundle', load: async () => (await import('./bundle/main')).runBundleCommand },
   token: { describe: 'API tokens with a role and a lifetime: kv token create --role view|edit|admin [--ttl 8h] [-n NS], list, revoke NAME', usage: 'kv token create --role view|edit|admin [--ttl 8h] [-n NAMESPACE] [--data-dir DIR] [--kubeconfig FILE]\n       kv token list [-o json]\n       kv token revoke NAME', load: async () => (await import('./access-tokens/cli')).runTokenCommand },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },

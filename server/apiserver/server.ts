@@ -32,6 +32,8 @@ export interface ApiServerOptions {
   storeFactory?: (dbPath: string) => Store;
   /** folder of CRD YAMLs applied at start (default deploy/crds) */
   crdDir?: string;
+  /** apply the CRD folder at start (default); false for a bare cluster, whose CRDs come with an install */
+  installCRDs?: boolean;
   bookmarkIntervalMs?: number;
   /** node lease expiry (default 40 s) */
   nodeLeaseTimeoutMs?: number;
@@ -72,7 +74,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   await reconcileBootstrapPolicy(ctx);
   await publishExtensionApiserverAuthentication(ctx, pki.caPem);
   await aggregateClusterRoles(ctx);
-  const crdCount = await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
+  const crdCount = opts.installCRDs === false ? 0 : await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
   const host = opts.host ?? '127.0.0.1';
   let ready = false;
   let address = '';

@@ -46,12 +46,32 @@ export async function putJson(kc: KubeConfig, path: string, body: unknown, signa
  * caller decides what a refusal means); `json` is undefined when the reply is not JSON.
  */
 export async function exchangeJson<T>(kc: KubeConfig, method: string, path: string, body?: unknown): Promise<{ status: number; json: T | undefined }> {
-  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': 'application/json' });
-  const { status, text } = await send(url, opts, undefined, body === undefined ? undefined : JSON.stringify(body));
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const sized: Record<string, string> = payload === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) };
+  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': 'application/json', ...sized });
+  const { status, text } = await send(url, opts, undefined, payload);
   try {
     return { status, json: JSON.parse(text) as T };
   } catch {
     return { status, json: undefined };
+  }
+}
+
+/**
+ * POST / PATCH / DELETE with a JSON body, the answer parsed as sent (no Date conversion, no field
+ * renaming as the generated clients' serializer does). A failure's message is the API's Status message.
+ */
+export async function sendJson<T>(kc: KubeConfig, method: 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, contentType = 'application/json'): Promise<T> {
+  const payload = JSON.stringify(body);
+  // a sized body: a chunked DELETE body is refused by the server's HTTP parser
+  const { url, opts } = await prepare(kc, method, path, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(payload)) });
+  try {
+    return JSON.parse(await requestText(url, opts, undefined, payload)) as T;
+  } catch (err) {
+    if (!(err instanceof RawRequestError)) throw err;
+    let message = err.message;
+    try { message = (JSON.parse(err.body) as { message?: string }).message ?? message; } catch { /* not a Status */ }
+    throw new RawRequestError(err.statusCode, message, err.body);
   }
 }
 

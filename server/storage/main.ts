@@ -13,7 +13,7 @@ import { createUploadServer } from '../cdi/upload/upload-server';
 import { advertiseUploadProxy } from '../cdi/upload/advertise';
 
 export async function runStorageCommand(argv: string[], shared?: SharedRun): Promise<void> {
-  const flags = parseFlags(argv, { 'upload-port': { type: 'string' }, 'upload-host': { type: 'string' } });
+  const flags = parseFlags(argv, { 'upload-port': { type: 'string' }, 'upload-host': { type: 'string' }, 'no-datavolumes': { type: 'boolean' } });
   const kc = kubeConfigFromFlags(flags);
   const dataDir = dataDirFromFlags(flags);
   const core = kc.makeApiClient(CoreV1Api);
@@ -23,8 +23,10 @@ export async function runStorageCommand(argv: string[], shared?: SharedRun): Pro
   const cdiRecorder = new EventRecorder(core, { component: 'datavolume-controller' });
   const custom = kc.makeApiClient(CustomObjectsApi);
   const dataVolumes = new DataVolumeController({ kc, core, custom, recorder: cdiRecorder, dataDir });
-  const runs = [new VolumeController({ kc, core, recorder, dataDir }).run(signal), dataVolumes.run(signal)];
-  if (typeof flags['upload-port'] === 'string') {
+  // --no-datavolumes: kube's storage loop only (a bare cluster has no CDI; `kv up --bare`)
+  const withCdi = flags['no-datavolumes'] !== true;
+  const runs = [new VolumeController({ kc, core, recorder, dataDir }).run(signal), ...(withCdi ? [dataVolumes.run(signal)] : [])];
+  if (withCdi && typeof flags['upload-port'] === 'string') {
     const host = typeof flags['upload-host'] === 'string' ? flags['upload-host'] : '127.0.0.1';
     const port = Number(flags['upload-port']);
     const server = createUploadServer(kc, { resolve: (ns, n) => dataVolumes.uploadTarget(ns, n), finished: (ns, n, o) => dataVolumes.uploadFinished(ns, n, o) });

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { kvScript } from './supervisor';
 
 /** Runs `kv defaults` as a child; resolves with its line, rejects with its error output. */
-export function applyDefaultsInChild(dataDir: string, env: Record<string, string> = {}): Promise<string> {
+export function applyDefaultsInChild(dataDir: string, env: Record<string, string> = {}, bare = false): Promise<string> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [kvScript, 'defaults', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [kvScript, 'defaults', '--data-dir', dataDir, ...(bare ? ['--bare'] : [])], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });

@@ -13,8 +13,13 @@ import { ensureCommonInstancetypes } from './common-instancetypes';
 
 /** `kv defaults [--data-dir DIR]`: applies the defaults and prints what it did on one line. */
 export async function runDefaultsCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, bare: { type: 'boolean', default: false } }, strict: true });
   const kc = loadKubeConfig(dataPaths(resolve(values['data-dir'] ?? defaultDataDir())).kubeconfig);
+  if (values.bare) {
+    // a bare cluster has no KubeVirt CRD: only what kind gives (storage classes)
+    process.stdout.write(`bare cluster: no KubeVirt component or CRD; ${await ensureStorageClasses(kc)} storage classes created\n`);
+    return;
+  }
   const cr = await ensureKubeVirtCR(kc);
   const types = await ensureCommonInstancetypes(kc);
   const classes = await ensureStorageClasses(kc);

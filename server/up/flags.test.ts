@@ -11,3 +11,11 @@ describe('kv up flags', () => {
     expect(() => parseUpFlags(['--login-link-ttl', v])).toThrow(/^--login-link-ttl must be a duration/);
   });
 });
+
+describe('kv up --bare', () => {
+  it('is off by default; --bare also turns the console off', () => {
+    expect(parseUpFlags([]).bare).toBe(false);
+    expect(parseUpFlags([]).console).toBe(true);
+    expect(parseUpFlags(['--bare'])).toMatchObject({ bare: true, console: false });
+  });
+});

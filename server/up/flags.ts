@@ -16,6 +16,8 @@ export interface UpOptions {
   loginLinkTtl: number;
   /** one process per component instead of one `kv control-plane` for the controllers and nodes */
   separateProcesses: boolean;
+  /** a bare Kubernetes: no KubeVirt component, CRD, console, instance types or demo image */
+  bare: boolean;
 }
 
 /** Parses `kv up` flags; bad input is a clear error, not a stack trace. */
@@ -32,6 +34,7 @@ export function parseUpFlags(argv: string[]): UpOptions {
       host: { type: 'string', default: '127.0.0.1' },
       'login-link-ttl': { type: 'string', default: '5m' },
       'separate-processes': { type: 'boolean', default: false },
+      bare: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -42,10 +45,11 @@ export function parseUpFlags(argv: string[]): UpOptions {
     apiPort: toInt('--api-port', values['api-port']!, 0, 65535),
     consolePort: toInt('--console-port', values['console-port']!, 0, 65535),
     virtApiPort: toInt('--virt-api-port', values['virt-api-port']!, 0, 65535),
-    console: !values['no-console'],
+    console: !values['no-console'] && !values.bare,
     host: values.host!,
     separateProcesses: values['separate-processes']!,
     loginLinkTtl: parseDurationFlag('--login-link-ttl', values['login-link-ttl']!, { min: 10, max: 24 * 3600 }),
+    bare: values.bare!,
   };
 }
 

@@ -39,7 +39,15 @@ async function virtApiAnswers(kubeconfig: string, port: number, timeoutMs: numbe
   return !!access && (await apiGet({ ...access, server: `https://127.0.0.1:${port}` }, '/healthz', timeoutMs)).status === 200;
 }
 
-function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controllerMetricsPort: number): { apiserver: ComponentSpec; virtApi: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec } {
+interface UpPlan { apiserver: ComponentSpec; virtApi?: ComponentSpec; control: ComponentSpec[]; nodes: ComponentSpec[]; console?: ComponentSpec }
+
+/**
+ * What runs. Both modes: the API server, the scheduler with kube-controller-manager's workload
+ * controllers in its process (`--kube-controllers`: Deployments run on any `kv up`), the network
+ * plane, storage and N kubelets. Not bare: KubeVirt too (virt-api, virt-controller, a virt-handler
+ * per node, the console). Bare: no CRD, no DataVolumes — what kind gives before an install.
+ */
+function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controllerMetricsPort: number): UpPlan {
   const common = ['--data-dir', o.dataDir];
   const paths = dataPaths(o.dataDir);
   const kubeconfig = ['--kubeconfig', paths.kubeconfig];
@@ -47,28 +55,28 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controll
   const as = (component: string) => ['--kubeconfig', paths.componentKubeconfig(component)];
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
   return {
-    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort)], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
+    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort), ...(o.bare ? ['--no-crds'] : [])], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
     // virt-api runs whether or not the console does: admission and every subresource need it
-    virtApi: {
+    virtApi: o.bare ? undefined : {
       name: 'virt-api', nodeFlags: SMALL_YOUNG_GENERATION, args: ['virt-api', ...common, ...as('virt-api'), '--port', String(o.virtApiPort), '--allowed-origin', `http://${o.host}:${o.consolePort}`],
       liveness: { check: (timeoutMs) => virtApiAnswers(paths.kubeconfig, o.virtApiPort, timeoutMs) },
     },
     control: [
-      { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig] },
-      { name: 'controller', args: ['controller', ...common, ...as('virt-controller'), '--metrics-port', String(controllerMetricsPort), '--metrics-host', '127.0.0.1'] },
+      { name: 'scheduler', args: ['scheduler', ...common, ...kubeconfig, '--kube-controllers'] },
+      ...(o.bare ? [] : [{ name: 'controller', args: ['controller', ...common, ...as('virt-controller'), '--metrics-port', String(controllerMetricsPort), '--metrics-host', '127.0.0.1'] }]),
       { name: 'network', args: ['network', ...common, ...kubeconfig] },
-      {
+      o.bare ? { name: 'storage', args: ['storage', ...common, ...kubeconfig, '--no-datavolumes'] } : {
         name: 'storage', args: ['storage', ...common, ...kubeconfig, '--upload-port', String(uploadPort)],
         liveness: { check: async (timeoutMs) => (await httpStatus(`http://127.0.0.1:${uploadPort}/healthz`, timeoutMs)) === 200 },
       },
     ],
-    nodes: names.flatMap((n, i) => [
+    nodes: names.flatMap((n, i): ComponentSpec[] => [
       { name: `${n}-kubelet`, args: ['node', ...common, ...kubeconfig, '--name', n, '--nodes-total', String(o.nodes), '--stop-pods-on-exit'] },
       // a port chosen here, so the probe asks the handler itself (not the API server, whose outage must not kill handlers)
-      {
+      ...(o.bare ? [] : [{
         name: `${n}-handler`, args: ['handler', ...common, ...as('virt-handler'), '--node', n, '--port', String(handlerPorts[i])],
-        liveness: { check: async (timeoutMs) => (await httpStatus(`http://127.0.0.1:${handlerPorts[i]}/healthz`, timeoutMs)) === 200 },
-      },
+        liveness: { check: async (timeoutMs: number) => (await httpStatus(`http://127.0.0.1:${handlerPorts[i]}/healthz`, timeoutMs)) === 200 },
+      }]),
     ]),
     console: o.console ? {
       name: 'console', nodeFlags: SMALL_YOUNG_GENERATION, args: ['console', ...common, ...as('virt-api'), '--port', String(o.consolePort), '--host', o.host],
@@ -96,7 +104,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const { log: upLog, say } = createUpLog(paths.logs);
-  say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s); component logs in ${paths.logs}`);
+  say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s)${opts.bare ? ', bare (no KubeVirt)' : ''}; component logs in ${paths.logs}`);
   if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: await freeLoopbackPort() };
   const handlerPorts = await Promise.all(Array.from({ length: opts.nodes }, () => freeLoopbackPort()));
   const p = plan(opts, handlerPorts, await freeLoopbackPort(), await freeLoopbackPort());
@@ -128,7 +136,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   process.on('SIGINT', () => void stop(0));
 
   try {
-    [bundle] = await Promise.all([pinKvBundle(paths.bundle, upLog), ensureDemoImage(paths.images, upLog)]); // components start from the bundle
+    [bundle] = await Promise.all([pinKvBundle(paths.bundle, upLog), opts.bare ? undefined : ensureDemoImage(paths.images, upLog)]); // components start from the bundle
     sweepPodProcesses(paths.nodes); // pods of a previous run that was killed hard
     launch(p.apiserver);
     let access: ApiAccess | undefined;
@@ -137,15 +145,18 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       return !!access && (await apiGet(access, '/readyz')).status === 200;
     }, { timeoutMs: 60_000, signal: abort.signal });
     say(`kv up: API server ready at ${access!.server}`);
-    launch(p.virtApi);
-    await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
-      { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
-    say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
-    say(`kv up: ${await applyDefaultsInChild(opts.dataDir, bundle ? { [BUNDLE_ENV]: bundle } : {})}`); // a child: kv up never loads the Kubernetes client
+    if (p.virtApi) {
+      launch(p.virtApi);
+      await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
+        { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
+      say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
+    }
+    say(`kv up: ${await applyDefaultsInChild(opts.dataDir, bundle ? { [BUNDLE_ENV]: bundle } : {}, opts.bare)}`); // a child: kv up never loads the Kubernetes client
     // embedded mode: the controllers and every node's kubelet and handler share one process unless asked not to
     (opts.separateProcesses ? [...p.control, ...p.nodes] : [shareProcess('control-plane', [...p.control, ...p.nodes])]).forEach(launch);
-    await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!)).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
-    say(`kv up: ${opts.nodes} node(s) Ready, each with its virt-handler; ${await podNetworkLine(access!)}`);
+    const withHandler = !opts.bare;
+    await waitFor(`${opts.nodes} Ready nodes`, async () => (await readyNodes(access!, { withHandler })).length >= opts.nodes, { timeoutMs: 90_000, intervalMs: 200, signal: abort.signal });
+    say(`kv up: ${opts.nodes} node(s) Ready${withHandler ? ', each with its virt-handler' : ''}; ${await podNetworkLine(access!)}`);
     let consoleUrl = '(console disabled)';
     if (p.console) {
       launch(p.console);
@@ -153,7 +164,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       await waitFor('the console', async () => (await httpStatus(`${base}/healthz`)) === 200, { timeoutMs: 120_000, intervalMs: 200, signal: abort.signal });
       consoleUrl = mintLoginLink(opts.dataDir, base, access!.token, opts.loginLinkTtl).url;
     }
-    process.stdout.write(`kubevirt-ts ready: console ${consoleUrl} kubeconfig ${paths.kubeconfig}\n`);
+    if (opts.bare) process.stdout.write(`kubevirt-ts ready: bare cluster (no KubeVirt; install it with kubectl apply -k deploy/cluster) kubeconfig ${paths.kubeconfig}\n`);
+    else process.stdout.write(`kubevirt-ts ready: console ${consoleUrl} kubeconfig ${paths.kubeconfig}\n`);
     if (p.console) say(`kv up: the console link works once, for ${opts.loginLinkTtl} s; \`kv console login-link --data-dir ${opts.dataDir}\` prints a fresh one`);
   } catch (err) {
     if (stopping) return;

@@ -60,14 +60,15 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 
 /**
  * Names of Nodes that can run guests: Ready (the kubelet reports) and advertising their
- * virt-handler's endpoint (the handler is up and can serve consoles).
+ * virt-handler's endpoint (the handler is up and can serve consoles). `withHandler: false`
+ * (`kv up --bare`, no virt-handler): Ready is enough.
  */
-export async function readyNodes(access: ApiAccess): Promise<string[]> {
+export async function readyNodes(access: ApiAccess, opts: { withHandler?: boolean } = {}): Promise<string[]> {
   const { status, body } = await apiGet(access, '/api/v1/nodes');
   if (status !== 200) return [];
   return (body.items ?? [])
     .filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'))
-    .filter((n: any) => !!n.metadata?.annotations?.[Annotation.HandlerEndpoint])
+    .filter((n: any) => opts.withHandler === false || !!n.metadata?.annotations?.[Annotation.HandlerEndpoint])
     .map((n: any) => n.metadata.name);
 }
 

@@ -1,3 +1,4 @@
+import { DAEMON_SET_COLUMNS, DEPLOYMENT_COLUMNS, REPLICA_SET_COLUMNS } from './apps-columns';
 import { humanAge } from './human-duration';
 import { ENDPOINTS_COLUMNS, ENDPOINT_SLICE_COLUMNS, SERVICE_COLUMNS } from './network-columns';
 import { NETWORK_POLICY_COLUMNS } from './networkpolicy-columns';
@@ -78,6 +79,9 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
   StorageClass: STORAGE_CLASS_COLUMNS,
   Service: SERVICE_COLUMNS,
   Endpoints: ENDPOINTS_COLUMNS,
+  Deployment: DEPLOYMENT_COLUMNS,
+  ReplicaSet: REPLICA_SET_COLUMNS,
+  DaemonSet: DAEMON_SET_COLUMNS,
   EndpointSlice: ENDPOINT_SLICE_COLUMNS,
   NetworkPolicy: NETWORK_POLICY_COLUMNS,
   Role: ROLE_COLUMNS,

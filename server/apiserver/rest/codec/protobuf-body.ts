@@ -3,7 +3,7 @@ import { badRequest, unsupportedMediaType } from '../status-error';
 /**
  * Decoding of the Kubernetes protobuf envelope ("k8s\0" + runtime.Unknown) for the few kinds
  * kubectl's typed commands create with protobuf bodies (create configmap|secret|namespace|
- * serviceaccount|service, expose, token). Field numbers follow k8s.io/api's generated.proto.
+ * serviceaccount|service|deployment, expose, token). Field numbers follow k8s.io/api's generated.proto.
  */
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -95,6 +95,8 @@ function sub(f: Fields, n: number): Fields | undefined {
   return b ? readFields(b) : undefined;
 }
 
+const each = (f: Fields, n: number) => ((f.get(n) as Buffer[] | undefined) ?? []).map(readFields);
+
 /** authorization.k8s.io SubjectAccessReviewSpec (also the self variant's subset) */
 function accessReviewSpec(f: Fields): Record<string, unknown> | undefined {
   const spec = sub(f, 2);
@@ -131,8 +133,6 @@ function serviceSpec(f: Fields): Record<string, unknown> | undefined {
   });
 }
 
-const each = (f: Fields, n: number) => ((f.get(n) as Buffer[] | undefined) ?? []).map(readFields);
-
 /** rbac/v1 PolicyRule, Subject, RoleRef and AggregationRule (generated.proto field numbers) */
 const policyRules = (f: Fields) => each(f, 2).map((r) => prune({ verbs: strs(r, 1) ?? [], apiGroups: strs(r, 2), resources: strs(r, 3), resourceNames: strs(r, 4), nonResourceURLs: strs(r, 5) }));
 const subjects = (f: Fields) => (f.has(2) ? each(f, 2).map((s) => prune({ kind: str(s, 1), apiGroup: str(s, 2), name: str(s, 3), namespace: str(s, 4) })) : undefined);
@@ -143,7 +143,42 @@ function aggregationRule(f: Fields): Record<string, unknown> | undefined {
   return { clusterRoleSelectors: each(a, 1).map((s) => prune({ matchLabels: map(s, 1), matchExpressions: s.has(2) ? each(s, 2).map((e) => prune({ key: str(e, 1), operator: str(e, 2), values: strs(e, 3) })) : undefined })) };
 }
 
+/** meta/v1 LabelSelector: matchLabels 1, matchExpressions 2 (key 1, operator 2, values 3) */
+function labelSelector(s: Fields | undefined): Record<string, unknown> | undefined {
+  if (!s) return undefined;
+  return prune({ matchLabels: map(s, 1), matchExpressions: s.has(2) ? each(s, 2).map((e) => prune({ key: str(e, 1), operator: str(e, 2), values: strs(e, 3) })) : undefined });
+}
+
+/** core/v1 Container, the fields `kubectl create deployment` sets: name 1, image 2, command 3, args 4, ports 6, env 7, resources 8 */
+function container(c: Fields): Record<string, unknown> {
+  return prune({
+    name: str(c, 1), image: str(c, 2), command: strs(c, 3), args: strs(c, 4), workingDir: str(c, 5),
+    // Go writes non-pointer zero values (hostPort 0) that its JSON leaves out
+    ports: c.has(6) ? each(c, 6).map((p) => prune({ name: str(p, 1), hostPort: num(p, 2) || undefined, containerPort: num(p, 3), protocol: str(p, 4) })) : undefined,
+    env: c.has(7) ? each(c, 7).map((e) => prune({ name: str(e, 1), value: str(e, 2) })) : undefined,
+    resources: c.has(8) ? {} : undefined,
+    terminationMessagePath: str(c, 13), imagePullPolicy: str(c, 14), terminationMessagePolicy: str(c, 20),
+  });
+}
+
+/** apps/v1 DeploymentSpec: replicas 1, selector 2, template 3 (metadata 1, spec 2: containers 2, restartPolicy 3), strategy 4 */
+function deploymentSpec(f: Fields): Record<string, unknown> | undefined {
+  const s = sub(f, 2);
+  if (!s) return undefined;
+  const t = sub(s, 3);
+  const podSpec = t && sub(t, 2);
+  const strategy = sub(s, 4);
+  const ru = strategy && sub(strategy, 2);
+  return prune({
+    replicas: num(s, 1), selector: labelSelector(sub(s, 2)),
+    template: t && prune({ metadata: objectMeta(t.get(1)?.[0] as Buffer | undefined), spec: podSpec && prune({ containers: each(podSpec, 2).map(container), restartPolicy: str(podSpec, 3) }) }),
+    strategy: strategy && prune({ type: str(strategy, 1), rollingUpdate: ru && prune({ maxUnavailable: intOrString(sub(ru, 1)), maxSurge: intOrString(sub(ru, 2)) }) }),
+    minReadySeconds: num(s, 5) || undefined, revisionHistoryLimit: num(s, 6), paused: bool(s, 7) || undefined, progressDeadlineSeconds: num(s, 9),
+  });
+}
+
 const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
+  Deployment: (f) => ({ spec: deploymentSpec(f) }),
   Role: (f) => ({ rules: policyRules(f) }),
   ClusterRole: (f) => ({ rules: policyRules(f), aggregationRule: aggregationRule(f) }),
   RoleBinding: (f) => ({ subjects: subjects(f), roleRef: roleRef(f) }),

@@ -11,6 +11,8 @@ interface BuiltinSpec {
   shortNames?: string[];
   categories?: string[];
   status?: boolean;
+  /** an autoscaling/v1 Scale subresource over spec.replicas / status.replicas, selector from spec.selector */
+  scale?: boolean;
   extraSubresources?: string[];
   verbs?: string[];
   returnDeletedObject?: boolean;
@@ -34,6 +36,9 @@ const SPECS: BuiltinSpec[] = [
   { group: 'events.k8s.io', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespaced: true },
   { group: 'apps', resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
+  { group: 'apps', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], status: true, scale: true },
+  { group: 'apps', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], status: true, scale: true },
+  { group: 'apps', resource: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], status: true },
   { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true },
   { group: 'admissionregistration.k8s.io', resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] },
   { group: 'admissionregistration.k8s.io', resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] },
@@ -63,7 +68,8 @@ function toServedType(s: BuiltinSpec): ServedType {
     shortNames: s.shortNames ?? [],
     categories: s.categories ?? [],
     verbs: s.verbs ?? ALL_VERBS,
-    subresources: { status: s.status ?? false },
+    subresources: { status: s.status ?? false, scale: s.scale ?? false },
+    ...(s.scale ? { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' } } : {}),
     printerColumns: [],
     storage: true,
     served: true,

@@ -60,9 +60,11 @@ export function initObjectMeta(rt: ServedType, obj: any): void {
   if (!Array.isArray(m.managedFields)) delete m.managedFields;
 }
 
+const APPS_WORKLOADS = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets']);
+
 /** kube keeps metadata.generation for custom resources and a few built-ins with a spec */
 export function tracksGeneration(rt: ServedType): boolean {
-  return !rt.builtin || rt.resource === 'customresourcedefinitions' || rt.resource === 'apiservices' || rt.resource === 'mutatingwebhookconfigurations' || rt.resource === 'validatingwebhookconfigurations';
+  return !rt.builtin || APPS_WORKLOADS.has(`${rt.group}/${rt.resource}`) || rt.resource === 'customresourcedefinitions' || rt.resource === 'apiservices' || rt.resource === 'mutatingwebhookconfigurations' || rt.resource === 'validatingwebhookconfigurations';
 }
 
 /** metadata a client may not change on update is carried over from the stored object */

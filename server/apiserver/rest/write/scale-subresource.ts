@@ -4,6 +4,7 @@
  * specReplicasPath, statusReplicasPath and labelSelectorPath). `kubectl scale` PATCHes it with
  * a merge patch; an HPA-style client GETs it and PUTs it back.
  */
+import { selectorString, type LabelSelector } from '../../../../lib/kubevirt';
 import type { ResourceRequest } from '../handler-context';
 import { warningHeaders } from '../handler-context';
 import { parseBody, readBody, sendJson } from '../codec/http-io';
@@ -40,6 +41,12 @@ export function writePath(obj: Record<string, unknown>, path: string, value: unk
   cur[parts[parts.length - 1]] = value;
 }
 
+/** a CRD's selector path holds the string; a built-in's (apps/v1 spec.selector) a LabelSelector, printed as kube prints it */
+function selectorText(selector: unknown): string {
+  if (typeof selector === 'string') return selector;
+  return selector && typeof selector === 'object' ? selectorString(selector as LabelSelector) : '';
+}
+
 /** The autoscaling/v1 Scale of an object, as kube-apiserver renders it for a custom resource. */
 interface Meta { name?: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string }
 interface ScaleBody { metadata?: { resourceVersion?: string }; spec?: { replicas?: unknown } }
@@ -53,7 +60,7 @@ export function scaleOf(obj: { metadata?: Meta }, paths: ScalePaths): Record<str
     apiVersion: 'autoscaling/v1',
     metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
     spec: { replicas: num(readPath(obj, paths.specReplicasPath)) },
-    status: { replicas: num(readPath(obj, paths.statusReplicasPath)), ...(typeof selector === 'string' && selector ? { selector } : {}) },
+    status: { replicas: num(readPath(obj, paths.statusReplicasPath)), ...(selectorText(selector) ? { selector: selectorText(selector) } : {}) },
   };
 }
 

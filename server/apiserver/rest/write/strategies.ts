@@ -5,6 +5,8 @@ import { SERVICE_STRATEGY } from './service-kinds/service-strategy';
 import { NETWORK_POLICY_STRATEGY } from './network-kinds/networkpolicy-strategy';
 import { CLUSTER_ROLE_BINDING_STRATEGY, CLUSTER_ROLE_STRATEGY, ROLE_BINDING_STRATEGY, ROLE_STRATEGY } from './rbac-kinds/rbac-strategy';
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
+import { DAEMON_SET_STRATEGY, DEPLOYMENT_STRATEGY, REPLICA_SET_STRATEGY } from './apps-kinds/workload-strategy';
+import { defaultPodSpec } from './apps-kinds/workload-defaults';
 
 /**
  * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
@@ -53,16 +55,7 @@ const STRATEGIES: Record<string, Strategy> = {
     prepareForCreate(pod) {
       pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       pod.spec ??= {};
-      pod.spec.restartPolicy ??= 'Always';
-      pod.spec.terminationGracePeriodSeconds ??= 30;
-      pod.spec.dnsPolicy ??= 'ClusterFirst';
-      pod.spec.schedulerName ??= 'default-scheduler';
-      pod.spec.enableServiceLinks ??= true;
-      for (const c of pod.spec.containers ?? []) {
-        c.terminationMessagePath ??= '/dev/termination-log';
-        c.terminationMessagePolicy ??= 'File';
-        c.imagePullPolicy ??= String(c.image ?? '').endsWith(':latest') || !String(c.image ?? '').includes(':') ? 'Always' : 'IfNotPresent';
-      }
+      defaultPodSpec(pod.spec);
     },
   },
   '/namespaces': {
@@ -90,6 +83,9 @@ const STRATEGIES: Record<string, Strategy> = {
   '/persistentvolumes': PV_STRATEGY,
   'storage.k8s.io/storageclasses': STORAGE_CLASS_STRATEGY,
   'networking.k8s.io/networkpolicies': NETWORK_POLICY_STRATEGY,
+  'apps/deployments': DEPLOYMENT_STRATEGY,
+  'apps/replicasets': REPLICA_SET_STRATEGY,
+  'apps/daemonsets': DAEMON_SET_STRATEGY,
   'rbac.authorization.k8s.io/roles': ROLE_STRATEGY,
   'rbac.authorization.k8s.io/clusterroles': CLUSTER_ROLE_STRATEGY,
   'rbac.authorization.k8s.io/rolebindings': ROLE_BINDING_STRATEGY,
