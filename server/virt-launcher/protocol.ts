@@ -61,6 +61,8 @@ export const DOMAIN_REASONS = {
   panicked: 'Panicked',
   /** shutoff: the domain now runs on the migration target. */
   migrated: 'Migrated',
+  /** crashed: a post-copy migration broke after the switch; the guest is lost on both sides (QEMU stopped). */
+  postcopyFailed: 'PostcopyFailed',
   /** QEMU could not be started (bad spec, missing image, spawn failure). */
   failedToStart: 'FailedToStart',
 } as const;

@@ -20,7 +20,12 @@ const ownNamespace = MIGRATION_LISTEN_HOST !== '127.0.0.1';
 export function listenPort(which: keyof typeof LAUNCHER_PORTS): Promise<number> {
   return ownNamespace ? Promise.resolve(LAUNCHER_PORTS[which]) : findFreePort(MIGRATION_LISTEN_HOST);
 }
-const POSTCOPY_AFTER_SYNCS = 3;
+/**
+ * Pre-copy passes (QEMU's dirty-sync-count, 1 as soon as the first pass starts) before the switch
+ * to post-copy. KV_POSTCOPY_AFTER_SYNCS lowers it for tests that need the switch early (1 = during
+ * the first pass); the switch itself is the production one.
+ */
+const POSTCOPY_AFTER_SYNCS = Number(process.env.KV_POSTCOPY_AFTER_SYNCS) || 3;
 
 /** A free TCP port on `host` (bound, read and released). */
 export function findFreePort(host: string): Promise<number> {
@@ -55,7 +60,8 @@ export async function startOutgoing(qmp: QmpClient, opts: { host: string; port: 
     ],
   });
   const parameters: Record<string, number> = {};
-  if (p.bandwidthBytesPerSec !== undefined) parameters['max-bandwidth'] = p.bandwidthBytesPerSec;
+  // the policy's bandwidth caps the whole migration: QEMU has a separate cap for the post-copy phase
+  if (p.bandwidthBytesPerSec !== undefined) parameters['max-bandwidth'] = parameters['max-postcopy-bandwidth'] = p.bandwidthBytesPerSec;
   if (p.downtimeMs !== undefined) parameters['downtime-limit'] = p.downtimeMs;
   if (Object.keys(parameters).length) await qmp.execute('migrate-set-parameters', parameters);
   await qmp.execute('migrate', { uri: `tcp:${opts.host}:${opts.port}` });
@@ -86,3 +92,21 @@ export function shouldStartPostcopy(info: MigrationInfo, params?: MigrationParam
 }
 
 export const FINAL_MIGRATION_STATES = new Set(['completed', 'failed', 'cancelled']);
+
+/** QEMU's states after the switch to post-copy: running, and stopped because the other side is gone. */
+export const POSTCOPY_ACTIVE = 'postcopy-active';
+const POSTCOPY_BROKEN = new Set(['postcopy-paused', 'postcopy-recover']);
+export const POSTCOPY_WAKE_STATES = [POSTCOPY_ACTIVE, ...POSTCOPY_BROKEN];
+
+/** The message a lost post-copy migration ends with (on the VMIM, the VMI and the launcher's termination). */
+export const POSTCOPY_FAILED_MESSAGE = 'VMI is irrecoverable due to failed post-copy migration';
+
+/**
+ * After the switch to post-copy the guest's memory is split between both QEMUs: if the stream
+ * breaks (QEMU pauses the migration, or fails it), neither side can run the guest again. We do not
+ * try post-copy recovery, so either state means the guest is lost.
+ */
+export function isPostcopyLost(info: MigrationInfo, switched: boolean): boolean {
+  return POSTCOPY_BROKEN.has(info.status) || (switched && info.status === 'failed');
+}
+
