@@ -46,6 +46,13 @@ describe('phase from the domain', () => {
     expect(computeDomainStatus(vmi(), obs(domain('starting'))).phase).toBe('Scheduled');
   });
 
+  it('fails with the reason and message when the launcher stopped a guest lost in post-copy', () => {
+    const lost = domain('crashed', { reason: 'PostcopyFailed', message: 'VMI is irrecoverable due to failed post-copy migration' });
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(lost));
+    expect([s.phase, s.reason]).toEqual(['Failed', 'PostcopyFailed']);
+    expect(cond(s, 'Synchronized')).toMatchObject({ status: 'False', reason: 'PostcopyFailed', message: 'VMI is irrecoverable due to failed post-copy migration' });
+  });
+
   it('fails with the launcher\'s reason when the launcher is gone', () => {
     const s = computeDomainStatus(vmi({}, 'Running'), obs(undefined, { launcherGone: { reason: 'LauncherExited', message: 'virt-launcher exited (exit code 137)' } }));
     expect([s.phase, s.reason, cond(s, 'Synchronized')?.message]).toEqual(['Failed', 'LauncherExited', 'virt-launcher exited (exit code 137)']);

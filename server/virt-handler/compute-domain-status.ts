@@ -106,8 +106,15 @@ function emulationCondition(o: Observed, phase: VMIPhase): NewCondition | undefi
   return { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` };
 }
 
+/** the launcher stopped a guest it could not keep (a broken post-copy migration) and said why */
+const LAUNCHER_FAILED_REASONS = new Set(['PostcopyFailed']);
+
+function domainFailure(domain: DomainStatus | undefined): { reason: string; message: string } | undefined {
+  return domain?.reason && domain.message && LAUNCHER_FAILED_REASONS.has(domain.reason) ? { reason: domain.reason, message: domain.message } : undefined;
+}
+
 function syncCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
-  const failure = o.syncError ?? (phase === Phase.Failed ? o.launcherGone : undefined);
+  const failure = o.syncError ?? (phase === Phase.Failed ? o.launcherGone ?? domainFailure(o.domain) : undefined);
   return failure ? { type: Condition.Synchronized, status: 'False', reason: failure.reason, message: failure.message } : undefined;
 }
 

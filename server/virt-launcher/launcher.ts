@@ -74,7 +74,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'migrate': return this.migrate(a);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'hotplug': return this.hotplug(a?.disks);
-      case 'migrateCancel': await this.requireDomain().requireQmp().execute('migrate_cancel'); return queryMigration(this.domain!.requireQmp());
+      case 'migrateCancel': return this.cancelMigration();
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
     }
   }
@@ -264,6 +264,15 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       if (!FINAL_MIGRATION_STATES.has(info.status)) return;
       if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else { await mirror?.abort(); d.setState(before, undefined); }
     }, mirror ? [PRE_SWITCHOVER, ...POSTCOPY_WAKE_STATES] : POSTCOPY_WAKE_STATES);
+    return queryMigration(qmp);
+  }
+
+  /** After the switch to post-copy the guest runs on the target with part of its memory here: cancelling would lose it. */
+  private async cancelMigration(): Promise<MigrationInfo> {
+    const qmp = this.requireDomain().requireQmp();
+    const now = await queryMigration(qmp);
+    if (now.status.startsWith('postcopy-')) throw new CommandError(LAUNCHER_ERRORS.migration, 'the migration is in post-copy mode and cannot be cancelled: the guest already runs on the target');
+    await qmp.execute('migrate_cancel');
     return queryMigration(qmp);
   }
 

@@ -35,6 +35,8 @@ describe('post-copy migration where one side dies after the switch', () => {
   it('target QEMU killed: the source reports the migration failed, stops its QEMU and ends PostcopyFailed', async () => {
     const { source, target, srcPid, tgtPid, infos, domains } = await inPostcopy('99999999-2222-3333-4444-777777777777');
     expect(infos.some((i) => i.status === 'completed')).toBe(false); // the cap keeps it going
+    // the guest already runs on the target: a cancel now would lose it, so it is refused
+    await expect(source.client.request('migrateCancel')).rejects.toThrow(/post-copy mode and cannot be cancelled/);
     const killedAt = Date.now();
     process.kill(tgtPid, 'SIGKILL');
 
