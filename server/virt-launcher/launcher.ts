@@ -75,6 +75,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'hotplug': return this.hotplug(a?.disks);
       case 'migrateCancel': return this.cancelMigration();
+      case 'migrateStartPostcopy': return this.startPostcopy();
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
     }
   }
@@ -264,6 +265,17 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       if (!FINAL_MIGRATION_STATES.has(info.status)) return;
       if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else { await mirror?.abort(); d.setState(before, undefined); }
     }, mirror ? [PRE_SWITCHOVER, ...POSTCOPY_WAKE_STATES] : POSTCOPY_WAKE_STATES);
+    return queryMigration(qmp);
+  }
+
+  /** The handler's completion timeout ran out on a migration that allows post-copy. */
+  private async startPostcopy(): Promise<MigrationInfo> {
+    const qmp = this.requireDomain().requireQmp();
+    try {
+      await qmp.execute('migrate-start-postcopy');
+    } catch (err) {
+      throw new CommandError(LAUNCHER_ERRORS.migration, `cannot switch to post-copy: ${(err as Error).message}`);
+    }
     return queryMigration(qmp);
   }
 

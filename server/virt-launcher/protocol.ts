@@ -196,6 +196,8 @@ export interface Commands {
   migrate: [{ host: string; port: number; nbdPort?: number; params?: MigrationParams }, MigrationInfo];
   migrationStatus: [undefined, MigrationInfo];
   migrateCancel: [undefined, MigrationInfo];
+  /** switch a running migration to post-copy now (it must have been started with allowPostCopy) */
+  migrateStartPostcopy: [undefined, MigrationInfo];
   /** the full set of hot-plugged disks wanted: missing ones attached (SCSI), others detached; returns what is attached, with its target */
   hotplug: [{ disks: HotplugDisk[] }, { name: string; target: string }[]];
 }

@@ -11,7 +11,7 @@ import { log } from '../../log';
 import type { MigrationInfo } from '../../virt-launcher/protocol';
 import type { LauncherClient } from '../../virt-launcher/launcher-client';
 import { patchMigrationState, writeProgress } from './migration-patch';
-import { checkMigrationTimeouts, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
+import { decideConvergence, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
 import { BLOCK_MIGRATION_PORT, DIRECT_MIGRATION_PORT, type MigrationDeps } from './migration-target';
 import { MIRROR_READY_TIMEOUT_MS } from '../../virt-launcher/protocol';
 import { podDirOf, podUIDOnNode, readTermination } from '../pod-dir';
@@ -45,6 +45,8 @@ interface Monitor {
   timeoutReason?: string;
   /** QEMU switched to post-copy: the guest runs on the target, neither a timeout nor an abort may stop it now */
   postCopy: boolean;
+  /** the completion timeout passed and the launcher was asked to switch */
+  postCopyRequested?: boolean;
   final?: MigrationInfo;
   /** progress writes, one after another: a late 'active' write never lands after the final one */
   progressWrites: Promise<void>;
@@ -159,10 +161,15 @@ export class MigrationSource {
       if (!m.postCopy) { m.postCopy = true; this.hooks.enqueue(key); }
       return; // KubeVirt too: no timeout in post-copy, cancelling would lose the guest
     }
-    const timeout = checkMigrationTimeouts(m.timing, info, m.config, m.dataBytes, now);
-    if (timeout && !m.cancelSent) {
+    const step = decideConvergence(m.timing, info, m.config, m.dataBytes, now);
+    if (step?.action === 'postcopy' && !m.postCopyRequested) {
+      m.postCopyRequested = true;
+      this.log.info({ migration: m.uid }, 'completion timeout reached: switching to post-copy');
+      void m.client.request('migrateStartPostcopy').catch((err) => this.log.warn({ migration: m.uid, err: (err as Error).message }, 'could not switch to post-copy'));
+    }
+    if (step?.action === 'abort' && !m.cancelSent) {
       m.cancelSent = true;
-      m.timeoutReason = timeout;
+      m.timeoutReason = step.reason;
       void m.client.request('migrateCancel').catch(() => undefined);
     }
   }

@@ -20,12 +20,8 @@ const ownNamespace = MIGRATION_LISTEN_HOST !== '127.0.0.1';
 export function listenPort(which: keyof typeof LAUNCHER_PORTS): Promise<number> {
   return ownNamespace ? Promise.resolve(LAUNCHER_PORTS[which]) : findFreePort(MIGRATION_LISTEN_HOST);
 }
-/**
- * Pre-copy passes (QEMU's dirty-sync-count, 1 as soon as the first pass starts) before the switch
- * to post-copy. KV_POSTCOPY_AFTER_SYNCS lowers it for tests that need the switch early (1 = during
- * the first pass); the switch itself is the production one.
- */
-const POSTCOPY_AFTER_SYNCS = Number(process.env.KV_POSTCOPY_AFTER_SYNCS) || 3;
+/** pre-copy passes (QEMU's dirty-sync-count) after which the launcher switches to post-copy on its own */
+const POSTCOPY_AFTER_SYNCS = 3;
 
 /** A free TCP port on `host` (bound, read and released). */
 export function findFreePort(host: string): Promise<number> {

@@ -7,17 +7,16 @@ import { POSTCOPY_FAILED_MESSAGE } from './domain-migration';
 const END_BOUND_MS = 10_000;
 /**
  * Slow enough that neither pre-copy nor post-copy can finish while the test acts (the cap holds for
- * both phases); KV_POSTCOPY_AFTER_SYNCS=1 makes the launcher's own switch happen during the first pass.
+ * both phases). The switch is asked for as virt-handler asks once the completion timeout passed.
  */
 const PARAMS = { allowPostCopy: true, bandwidthBytesPerSec: 32 << 10, downtimeMs: 1 };
-const EARLY_SWITCH = { KV_POSTCOPY_AFTER_SYNCS: '1' };
 
 describe('post-copy migration where one side dies after the switch', () => {
   const launchers: TestLauncher[] = [];
   afterEach(async () => { await Promise.all(launchers.splice(0).map((l) => l.stop())); });
 
   async function inPostcopy(vmiUID: string) {
-    const [source, target] = await Promise.all([startTestLauncher({ env: EARLY_SWITCH }), startTestLauncher({ env: EARLY_SWITCH })]);
+    const [source, target] = await Promise.all([startTestLauncher(), startTestLauncher()]);
     launchers.push(source, target);
     const vmi = tinyVMI({}, vmiUID);
     const src = await source.client.request('sync', { vmi }, { timeoutMs: 20_000 });
@@ -28,6 +27,7 @@ describe('post-copy migration where one side dies after the switch', () => {
     source.client.on('migration', (i) => infos.push(i));
     source.client.on('domain', (s) => domains.push(s));
     await source.client.request('migrate', { host, port, params: PARAMS });
+    await source.client.request('migrateStartPostcopy');
     await waitFor(() => infos.some((i) => i.status === 'postcopy-active'), 20_000, 'the switch to post-copy');
     return { source, target, srcPid: src.qemuPid!, tgtPid: tgt.qemuPid!, infos, domains };
   }
