@@ -2,6 +2,8 @@
  * A migration that goes wrong leaves the guest where it was: cancelled by deleting its VMIM while
  * it runs (made slow on purpose by a MigrationPolicy bandwidth limit), or failed because the target
  * QEMU was killed mid-way. MIGRATION_STRESS_REPEAT (default 1; 10 for the stress run) repeats each.
+ * After the switch to post-copy the guest cannot stay anywhere: the target's death fails the VMI,
+ * and its VM starts a fresh one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeClients } from '../server/kube/clients';
@@ -9,6 +11,7 @@ import { startCluster, type TestCluster } from './harness';
 import {
   clientsOf, CounterReader, createSlowPolicy, finalMigration, getVMI, getVMIM, isAlive, migrate, NS, qemuPidOn, startGuest, until,
 } from './migration-helpers';
+import { demoVM } from './support/vm-fixtures';
 
 const REPEAT = Number(process.env.MIGRATION_STRESS_REPEAT ?? 1);
 const SLOW = { migration: 'slow' };
@@ -70,5 +73,51 @@ describe('a migration that does not finish', () => {
       expect(vmim.status.migrationState.failureReason).toBeTruthy();
       await expectStillOnSource(source, sourcePid);
     }
+  });
+});
+
+describe('a post-copy migration whose target dies', () => {
+  it('ends: VMIM Failed, VMI Failed (PostcopyFailed), no QEMU left on the source, the VM starts a new VMI', async () => {
+    const vmName = 'postcopy-vm';
+    // slow, and past its completion timeout (1 s for 128Mi) at once: the handler switches it to post-copy
+    await k.custom.createClusterCustomObject({
+      group: 'migrations.kubevirt.io', version: 'v1alpha1', plural: 'migrationpolicies',
+      body: {
+        apiVersion: 'migrations.kubevirt.io/v1alpha1', kind: 'MigrationPolicy', metadata: { name: 'postcopy' },
+        spec: { selectors: { virtualMachineInstanceSelector: { 'kubevirt.io/vm': vmName } }, bandwidthPerMigration: '512Ki', completionTimeoutPerGiB: 1, allowPostCopy: true },
+      },
+    });
+    await k.vms.create(NS, demoVM(vmName, { runStrategy: 'Always' }) as never);
+    const first = await until(`${vmName} Running`, async () => { const v = await getVMI(k, vmName); return v?.status?.phase === 'Running' && v; }, 120_000);
+    const source = first.status.nodeName as string;
+    const sourcePid = qemuPidOn(cluster, first, source)!;
+
+    const name = await migrate(k, vmName);
+    const switched = await until('post-copy mode', async () => { const v = await getVMI(k, vmName); return v?.status?.migrationState?.mode === 'PostCopy' && v; }, 120_000);
+    const target = switched.status.migrationState.targetNode as string;
+    const targetPid = qemuPidOn(cluster, switched, target)!;
+    expect(targetPid).toBeGreaterThan(0);
+    const killedAt = Date.now();
+    process.kill(targetPid, 'SIGKILL');
+
+    const vmim = await finalMigration(k, name, 60_000);
+    expect(vmim.status.phase).toBe('Failed');
+    // the VM controller replaces a Failed VMI at once: keep the last look at the old one
+    let old: any;
+    await until('VMI Failed with its migration state', async () => {
+      const v = await getVMI(k, vmName);
+      if (v?.metadata.uid !== first.metadata.uid) return true;
+      old = v;
+      return v.status?.phase === 'Failed' && v.status.migrationState?.failed;
+    }, 30_000);
+    const endMs = Date.now() - killedAt;
+    process.stderr.write(`post-copy target killed: VMIM ${vmim.status.phase}, VMI ${old?.status?.phase} within ${endMs} ms\n`);
+    expect(isAlive(sourcePid)).toBe(false);
+    expect(old.status).toMatchObject({ phase: 'Failed', reason: 'PostcopyFailed' });
+    expect(old.status.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
+    expect(old.status.migrationState.endTimestamp).toBeTruthy();
+    expect(old.status.migrationState.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
+    const next = await until('a new VMI Running', async () => { const v = await getVMI(k, vmName); return v?.metadata.uid !== first.metadata.uid && v?.status?.phase === 'Running' && v; }, 120_000);
+    expect(next.metadata.uid).not.toBe(first.metadata.uid);
   });
 });
