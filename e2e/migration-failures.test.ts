@@ -76,48 +76,81 @@ describe('a migration that does not finish', () => {
   });
 });
 
-describe('a post-copy migration whose target dies', () => {
-  it('ends: VMIM Failed, VMI Failed (PostcopyFailed), no QEMU left on the source, the VM starts a new VMI', async () => {
-    const vmName = 'postcopy-vm';
-    // slow, and past its completion timeout (1 s for 128Mi) at once: the handler switches it to post-copy
+describe('a post-copy migration that loses a side', () => {
+  const POSTCOPY = { migration: 'postcopy' };
+  beforeAll(async () => {
+    // slow, and past its completion timeout (1 s for 128Mi) at once: the source handler switches it to post-copy
     await k.custom.createClusterCustomObject({
       group: 'migrations.kubevirt.io', version: 'v1alpha1', plural: 'migrationpolicies',
       body: {
         apiVersion: 'migrations.kubevirt.io/v1alpha1', kind: 'MigrationPolicy', metadata: { name: 'postcopy' },
-        spec: { selectors: { virtualMachineInstanceSelector: { 'kubevirt.io/vm': vmName } }, bandwidthPerMigration: '512Ki', completionTimeoutPerGiB: 1, allowPostCopy: true },
+        spec: { selectors: { virtualMachineInstanceSelector: POSTCOPY }, bandwidthPerMigration: '512Ki', completionTimeoutPerGiB: 1, allowPostCopy: true },
       },
     });
-    await k.vms.create(NS, demoVM(vmName, { runStrategy: 'Always' }) as never);
+  });
+
+  /** A runStrategy Always VM whose migration has switched to post-copy. */
+  async function inPostcopy(vmName: string) {
+    const vm = demoVM(vmName, { runStrategy: 'Always' });
+    Object.assign(vm.spec.template.metadata.labels, POSTCOPY);
+    await k.vms.create(NS, vm as never);
     const first = await until(`${vmName} Running`, async () => { const v = await getVMI(k, vmName); return v?.status?.phase === 'Running' && v; }, 120_000);
     const source = first.status.nodeName as string;
-    const sourcePid = qemuPidOn(cluster, first, source)!;
-
     const name = await migrate(k, vmName);
     const switched = await until('post-copy mode', async () => { const v = await getVMI(k, vmName); return v?.status?.migrationState?.mode === 'PostCopy' && v; }, 120_000);
     const target = switched.status.migrationState.targetNode as string;
-    const targetPid = qemuPidOn(cluster, switched, target)!;
-    expect(targetPid).toBeGreaterThan(0);
-    const killedAt = Date.now();
-    process.kill(targetPid, 'SIGKILL');
+    const pids = { source: qemuPidOn(cluster, switched, source)!, target: qemuPidOn(cluster, switched, target)! };
+    expect(pids.source).toBeGreaterThan(0);
+    expect(pids.target).toBeGreaterThan(0);
+    return { first, name, pids };
+  }
 
-    const vmim = await finalMigration(k, name, 60_000);
-    expect(vmim.status.phase).toBe('Failed');
-    // the VM controller replaces a Failed VMI at once: keep the last look at the old one
+  /** Waits for the VMIM and the old VMI to end (the VM controller replaces a Failed VMI at once: keeps the last look at it). */
+  async function ended(vmName: string, firstUID: string, vmim: string): Promise<{ vmim: any; old: any }> {
+    const m = await finalMigration(k, vmim, 60_000);
     let old: any;
     await until('VMI Failed with its migration state', async () => {
       const v = await getVMI(k, vmName);
-      if (v?.metadata.uid !== first.metadata.uid) return true;
+      if (v?.metadata.uid !== firstUID) return true;
       old = v;
       return v.status?.phase === 'Failed' && v.status.migrationState?.failed;
     }, 30_000);
-    const endMs = Date.now() - killedAt;
-    process.stderr.write(`post-copy target killed: VMIM ${vmim.status.phase}, VMI ${old?.status?.phase} within ${endMs} ms\n`);
-    expect(isAlive(sourcePid)).toBe(false);
+    return { vmim: m, old };
+  }
+
+  async function restarted(vmName: string, firstUID: string): Promise<void> {
+    const next = await until('a new VMI Running', async () => { const v = await getVMI(k, vmName); return v?.metadata.uid !== firstUID && v?.status?.phase === 'Running' && v; }, 120_000);
+    expect(next.metadata.uid).not.toBe(firstUID);
+  }
+
+  it('target dies: VMIM Failed, VMI Failed (PostcopyFailed), no QEMU left on the source, the VM starts a new VMI', async () => {
+    const { first, name, pids } = await inPostcopy('postcopy-target-dies');
+    const killedAt = Date.now();
+    process.kill(pids.target, 'SIGKILL');
+    const { vmim, old } = await ended('postcopy-target-dies', first.metadata.uid, name);
+    process.stderr.write(`post-copy target killed: VMIM ${vmim.status.phase}, VMI ${old?.status?.phase} within ${Date.now() - killedAt} ms\n`);
+    expect(vmim.status.phase).toBe('Failed');
+    expect(isAlive(pids.source)).toBe(false);
     expect(old.status).toMatchObject({ phase: 'Failed', reason: 'PostcopyFailed' });
     expect(old.status.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
     expect(old.status.migrationState.endTimestamp).toBeTruthy();
     expect(old.status.migrationState.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
-    const next = await until('a new VMI Running', async () => { const v = await getVMI(k, vmName); return v?.metadata.uid !== first.metadata.uid && v?.status?.phase === 'Running' && v; }, 120_000);
-    expect(next.metadata.uid).not.toBe(first.metadata.uid);
+    await restarted('postcopy-target-dies', first.metadata.uid);
+    process.stderr.write(`post-copy target killed: new VMI Running ${Date.now() - killedAt} ms after the kill\n`);
+  });
+
+  it('source dies: the target never runs the incomplete guest — VMIM Failed, VMI Failed, no QEMU left on the target, a new VMI', async () => {
+    const { first, name, pids } = await inPostcopy('postcopy-source-dies');
+    const killedAt = Date.now();
+    process.kill(pids.source, 'SIGKILL');
+    const { vmim, old } = await ended('postcopy-source-dies', first.metadata.uid, name);
+    process.stderr.write(`post-copy source killed: VMIM ${vmim.status.phase}, VMI ${old?.status?.phase} within ${Date.now() - killedAt} ms\n`);
+    expect(vmim.status.phase).toBe('Failed');
+    expect(isAlive(pids.target)).toBe(false);
+    expect(old.status.phase).toBe('Failed');
+    expect(old.status.nodeName).toBe(first.status.nodeName); // never taken over by the target
+    expect(old.status.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
+    expect(old.status.migrationState.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
+    await restarted('postcopy-source-dies', first.metadata.uid);
   });
 });

@@ -43,6 +43,9 @@ export type DomainState =
   | 'starting' | 'running' | 'paused' | 'shutdown' | 'shutoff' | 'crashed'
   | 'migrating' | 'migrated' | 'incoming';
 
+/** The message a lost post-copy migration ends with (on the VMIM, the VMI and the launcher's termination; KubeVirt's words). */
+export const POSTCOPY_FAILED_MESSAGE = 'VMI is irrecoverable due to failed post-copy migration';
+
 /** Why the domain is in its state (libvirt-like; virt-handler maps them to VMI phases). */
 export const DOMAIN_REASONS = {
   /** paused by a `pause` command. */

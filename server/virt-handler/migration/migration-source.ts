@@ -13,7 +13,7 @@ import type { LauncherClient } from '../../virt-launcher/launcher-client';
 import { patchMigrationState, writeProgress } from './migration-patch';
 import { decideConvergence, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
 import { BLOCK_MIGRATION_PORT, DIRECT_MIGRATION_PORT, type MigrationDeps } from './migration-target';
-import { MIRROR_READY_TIMEOUT_MS } from '../../virt-launcher/protocol';
+import { MIRROR_READY_TIMEOUT_MS, POSTCOPY_FAILED_MESSAGE } from '../../virt-launcher/protocol';
 import { podDirOf, podUIDOnNode, readTermination } from '../pod-dir';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -21,6 +21,7 @@ const PROGRESS_EVERY_MS = 500;
 const CANCELED = 'Migration failed due to being canceled';
 const MIGRATED_REASON = 'Migrated';
 const POST_COPY = 'PostCopy';
+const STOPPED_STATES = new Set(['shutoff', 'crashed']);
 /** QEMU's post-copy states: postcopy-active, -paused, -recover */
 const POSTCOPY_PREFIX = 'postcopy-';
 /** `migrate` returns once the disks are copied (when there are some) and the memory stream started. */
@@ -130,7 +131,14 @@ export class MigrationSource {
     const now = Date.now();
     const uid = state.migrationUid!;
     const onInfo = (info: MigrationInfo) => this.onInfo(key, m, info);
-    const onDomain = (s: { state: string; reason?: string }) => { if (s.reason === MIGRATED_REASON && !m.final) { m.final = { status: 'completed' }; this.hooks.enqueue(key); } };
+    const onDomain = (s: { state: string; reason?: string }) => {
+      if (m.final) return;
+      if (s.reason === MIGRATED_REASON) m.final = { status: 'completed' };
+      // the source QEMU stopped mid-way (killed, crashed): the migration cannot go on; after the switch the guest is lost
+      else if (STOPPED_STATES.has(s.state)) m.final = { status: 'failed', errorDesc: m.postCopy ? `${POSTCOPY_FAILED_MESSAGE}: the source domain stopped (${s.reason ?? s.state})` : `the source domain stopped (${s.reason ?? s.state})` };
+      else return;
+      this.hooks.enqueue(key);
+    };
     const m: Monitor = {
       uid, client, timing: { startedAt: now, bestAt: now }, config: state.migrationConfiguration as ResolvedConfig | undefined,
       dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, postCopy: state.mode === POST_COPY, progressWrites: Promise.resolve(), startTimestamp: state.startTimestamp ?? new Date(now).toISOString(),

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:net';
 import type { MigrationInfo, MigrationParams } from '../protocol';
+export { POSTCOPY_FAILED_MESSAGE } from '../protocol';
 import type { QmpClient } from '../qmp-client';
 
 export const MIGRATION_LISTEN_HOST = process.env.KV_MIGRATION_HOST ?? '127.0.0.1';
@@ -94,8 +95,6 @@ export const POSTCOPY_ACTIVE = 'postcopy-active';
 const POSTCOPY_BROKEN = new Set(['postcopy-paused', 'postcopy-recover']);
 export const POSTCOPY_WAKE_STATES = [POSTCOPY_ACTIVE, ...POSTCOPY_BROKEN];
 
-/** The message a lost post-copy migration ends with (on the VMIM, the VMI and the launcher's termination). */
-export const POSTCOPY_FAILED_MESSAGE = 'VMI is irrecoverable due to failed post-copy migration';
 
 /**
  * After the switch to post-copy the guest's memory is split between both QEMUs: if the stream
