@@ -6,6 +6,7 @@
  * and its VM starts a fresh one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '../lib/kubevirt';
 import type { KubeClients } from '../server/kube/clients';
 import { startCluster, type TestCluster } from './harness';
 import {
@@ -106,15 +107,16 @@ describe('a post-copy migration that loses a side', () => {
   }
 
   /** Waits for the VMIM and the old VMI to end (the VM controller replaces a Failed VMI at once: keeps the last look at it). */
-  async function ended(vmName: string, firstUID: string, vmim: string): Promise<{ vmim: any; old: any }> {
+  async function ended(vmName: string, firstUID: string, vmim: string): Promise<{ vmim: VirtualMachineInstanceMigration; old: VirtualMachineInstance }> {
     const m = await finalMigration(k, vmim, 60_000);
-    let old: any;
+    let old: VirtualMachineInstance | undefined;
     await until('VMI Failed with its migration state', async () => {
       const v = await getVMI(k, vmName);
       if (v?.metadata.uid !== firstUID) return true;
       old = v;
       return v.status?.phase === 'Failed' && v.status.migrationState?.failed;
     }, 30_000);
+    if (!old) throw new Error(`VMI ${vmName} was replaced before it was seen`);
     return { vmim: m, old };
   }
 
@@ -128,13 +130,13 @@ describe('a post-copy migration that loses a side', () => {
     const killedAt = Date.now();
     process.kill(pids.target, 'SIGKILL');
     const { vmim, old } = await ended('postcopy-target-dies', first.metadata.uid, name);
-    process.stderr.write(`post-copy target killed: VMIM ${vmim.status.phase}, VMI ${old?.status?.phase} within ${Date.now() - killedAt} ms\n`);
-    expect(vmim.status.phase).toBe('Failed');
+    process.stderr.write(`post-copy target killed: VMIM ${vmim.status?.phase}, VMI ${old?.status?.phase} within ${Date.now() - killedAt} ms\n`);
+    expect(vmim.status?.phase).toBe('Failed');
     expect(isAlive(pids.source)).toBe(false);
     expect(old.status).toMatchObject({ phase: 'Failed', reason: 'PostcopyFailed' });
-    expect(old.status.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
-    expect(old.status.migrationState.endTimestamp).toBeTruthy();
-    expect(old.status.migrationState.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
+    expect(old.status?.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
+    expect(old.status?.migrationState?.endTimestamp).toBeTruthy();
+    expect(old.status?.migrationState?.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
     await restarted('postcopy-target-dies', first.metadata.uid);
     process.stderr.write(`post-copy target killed: new VMI Running ${Date.now() - killedAt} ms after the kill\n`);
   });
@@ -144,13 +146,13 @@ describe('a post-copy migration that loses a side', () => {
     const killedAt = Date.now();
     process.kill(pids.source, 'SIGKILL');
     const { vmim, old } = await ended('postcopy-source-dies', first.metadata.uid, name);
-    process.stderr.write(`post-copy source killed: VMIM ${vmim.status.phase}, VMI ${old?.status?.phase} within ${Date.now() - killedAt} ms\n`);
-    expect(vmim.status.phase).toBe('Failed');
+    process.stderr.write(`post-copy source killed: VMIM ${vmim.status?.phase}, VMI ${old?.status?.phase} within ${Date.now() - killedAt} ms\n`);
+    expect(vmim.status?.phase).toBe('Failed');
     expect(isAlive(pids.target)).toBe(false);
-    expect(old.status.phase).toBe('Failed');
-    expect(old.status.nodeName).toBe(first.status.nodeName); // never taken over by the target
-    expect(old.status.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
-    expect(old.status.migrationState.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
+    expect(old.status?.phase).toBe('Failed');
+    expect(old.status?.nodeName).toBe(first.status.nodeName); // never taken over by the target
+    expect(old.status?.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PostCopy' });
+    expect(old.status?.migrationState?.failureReason).toMatch(/irrecoverable due to failed post-copy migration/);
     await restarted('postcopy-source-dies', first.metadata.uid);
   });
 });
