@@ -46,6 +46,43 @@ describe('phase from the domain', () => {
     expect(computeDomainStatus(vmi(), obs(domain('starting'))).phase).toBe('Scheduled');
   });
 
+  it('fails with the reason and message when the launcher stopped a guest lost in post-copy', () => {
+    const lost = domain('crashed', { reason: 'PostcopyFailed', message: 'VMI is irrecoverable due to failed post-copy migration' });
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(lost));
+    expect([s.phase, s.reason]).toEqual(['Failed', 'PostcopyFailed']);
+    expect(cond(s, 'Synchronized')).toMatchObject({ status: 'False', reason: 'PostcopyFailed', message: 'VMI is irrecoverable due to failed post-copy migration' });
+  });
+
+  describe('a guest that ends while it migrates away ends its migration in the same write', () => {
+    const migrating = (mode: 'PreCopy' | 'PostCopy') => vmi({ status: { phase: 'Running', nodeName: 'node-1', migrationState: { migrationUid: 'm1', sourceNode: 'node-1', targetNode: 'node-2', startTimestamp: '2026-03-02T23:59:00Z', mode } } } as never, 'Running');
+
+    it('lost in post-copy: failed, completed, endTimestamp, the launcher\'s message', () => {
+      const s = computeDomainStatus(migrating('PostCopy'), obs(domain('crashed', { reason: 'PostcopyFailed', message: 'VMI is irrecoverable due to failed post-copy migration' })));
+      expect(s.migrationState).toMatchObject({ migrationUid: 'm1', completed: true, failed: true, mode: 'PostCopy', endTimestamp: now.toISOString(), failureReason: 'VMI is irrecoverable due to failed post-copy migration' });
+    });
+
+    it('source QEMU killed after the switch: the guest is lost too', () => {
+      const s = computeDomainStatus(migrating('PostCopy'), obs(domain('crashed', { reason: 'Crashed' })));
+      expect(s.phase).toBe('Failed');
+      expect(s.migrationState?.failureReason).toBe('VMI is irrecoverable due to failed post-copy migration: the source domain stopped (Crashed)');
+    });
+
+    it('source QEMU killed in pre-copy: the migration fails with the reason', () => {
+      const s = computeDomainStatus(migrating('PreCopy'), obs(domain('crashed', { reason: 'Crashed' })));
+      expect(s.migrationState).toMatchObject({ failed: true, completed: true, mode: 'PreCopy', failureReason: 'the source domain stopped (Crashed)' });
+    });
+
+    it('a running guest, a migration not started yet or another node\'s migration are left alone', () => {
+      expect(computeDomainStatus(migrating('PreCopy'), obs(domain('running'))).migrationState?.completed).toBeUndefined();
+      const notStarted = migrating('PreCopy');
+      delete notStarted.status!.migrationState!.startTimestamp;
+      expect(computeDomainStatus(notStarted, obs(domain('crashed', { reason: 'Crashed' }))).migrationState?.completed).toBeUndefined();
+      const elsewhere = migrating('PreCopy');
+      elsewhere.status!.migrationState!.sourceNode = 'node-3';
+      expect(computeDomainStatus(elsewhere, obs(domain('crashed', { reason: 'Crashed' }))).migrationState?.completed).toBeUndefined();
+    });
+  });
+
   it('fails with the launcher\'s reason when the launcher is gone', () => {
     const s = computeDomainStatus(vmi({}, 'Running'), obs(undefined, { launcherGone: { reason: 'LauncherExited', message: 'virt-launcher exited (exit code 137)' } }));
     expect([s.phase, s.reason, cond(s, 'Synchronized')?.message]).toEqual(['Failed', 'LauncherExited', 'virt-launcher exited (exit code 137)']);

@@ -4,8 +4,8 @@
  * The handler owns the phase from Scheduled on, and the conditions Paused, LiveMigratable,
  * AgentConnected, SoftwareEmulation, AccessCredentialsSynchronized and (after hand-over) Synchronized.
  */
-import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIPhase } from '../../lib/kubevirt';
-import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
+import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIMigrationState, VMIPhase } from '../../lib/kubevirt';
+import { POSTCOPY_FAILED_MESSAGE, type DomainStatus, type GuestInfo } from '../virt-launcher/protocol';
 import { Condition, Phase, Reason } from './constants';
 import { computeLiveMigratable } from './live-migratable';
 import { removeCondition, setCondition } from '../../lib/kubevirt/conditions';
@@ -106,8 +106,15 @@ function emulationCondition(o: Observed, phase: VMIPhase): NewCondition | undefi
   return { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` };
 }
 
+/** the launcher stopped a guest it could not keep (a broken post-copy migration) and said why */
+const LAUNCHER_FAILED_REASONS = new Set(['PostcopyFailed']);
+
+function domainFailure(domain: DomainStatus | undefined): { reason: string; message: string } | undefined {
+  return domain?.reason && domain.message && LAUNCHER_FAILED_REASONS.has(domain.reason) ? { reason: domain.reason, message: domain.message } : undefined;
+}
+
 function syncCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
-  const failure = o.syncError ?? (phase === Phase.Failed ? o.launcherGone : undefined);
+  const failure = o.syncError ?? (phase === Phase.Failed ? o.launcherGone ?? domainFailure(o.domain) : undefined);
   return failure ? { type: Condition.Synchronized, status: 'False', reason: failure.reason, message: failure.message } : undefined;
 }
 
@@ -125,6 +132,20 @@ function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIP
   return wanted.reduce((conds, [type, c]) => (c ? setCondition(conds, c, o.now) : removeCondition(conds, type)), vmi.status?.conditions ?? []);
 }
 
+/**
+ * The guest ended on this node while it was migrating away: the migration ends with it, in the
+ * same write as the Failed phase (KubeVirt copies the domain's migration metadata in the same
+ * update), so nobody sees a Failed VMI with a migration still running, even if it is replaced at once.
+ */
+function endedMigration(vmi: VirtualMachineInstance, o: Observed, phase: VMIPhase): VMIMigrationState | undefined {
+  const m = vmi.status?.migrationState;
+  if (phase !== Phase.Failed || !m?.migrationUid || m.completed || m.sourceNode !== o.node || !m.startTimestamp) return undefined;
+  const lost = domainFailure(o.domain);
+  const stopped = `the source domain stopped (${o.domain?.reason ?? o.launcherGone?.reason ?? 'unknown'})`;
+  const failureReason = lost?.message ?? (m.mode === 'PostCopy' ? `${POSTCOPY_FAILED_MESSAGE}: ${stopped}` : stopped);
+  return { ...m, completed: true, failed: true, endTimestamp: o.now.toISOString(), failureReason, ...(lost ? { mode: 'PostCopy' as const } : {}) };
+}
+
 export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): VirtualMachineInstanceStatus {
   const status: VirtualMachineInstanceStatus = structuredClone(vmi.status ?? {});
   const { phase, reason } = computePhase(vmi, o);
@@ -135,6 +156,8 @@ export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): V
     }
   }
   if (reason) status.reason = reason;
+  const migration = endedMigration(vmi, o, phase);
+  if (migration) status.migrationState = migration;
   status.conditions = computeConditions(vmi, o, phase);
   if (o.domain?.machine) status.machine = { type: o.domain.machine };
   if (o.domain?.fsFrozen && phase === Phase.Running) status.fsFreezeStatus = 'frozen';

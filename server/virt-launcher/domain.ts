@@ -35,6 +35,8 @@ export class Domain extends EventEmitter<DomainEvents> {
   qmp?: QmpClient;
   private qemu?: QemuProcess;
   private destroyRequested = false;
+  /** why the launcher stopped QEMU itself (the domain ends crashed with this reason) */
+  private failure?: { reason: string; message: string };
   private rebootRequested = false;
   private shutdownTimers: NodeJS.Timeout[] = [];
   private logger;
@@ -99,6 +101,14 @@ export class Domain extends EventEmitter<DomainEvents> {
     await this.qemu!.exited;
   }
 
+  /** SIGKILL because the guest cannot go on (a broken post-copy migration); ends crashed with `reason`. */
+  async fail(reason: string, message: string): Promise<void> {
+    if (!this.running) return;
+    this.failure ??= { reason, message };
+    this.qemu!.proc.kill('SIGKILL');
+    await this.qemu!.exited;
+  }
+
   /** Asks QEMU to exit (used after a guest poweroff or a completed outgoing migration). */
   async quit(): Promise<void> {
     await this.qmp?.execute('quit').catch(() => undefined);
@@ -159,7 +169,8 @@ export class Domain extends EventEmitter<DomainEvents> {
     for (const t of this.shutdownTimers) clearTimeout(t);
     this.qmp?.close();
     let patch: Partial<DomainStatus>;
-    if (this.status.state === 'migrated') patch = { state: 'shutoff', reason: DOMAIN_REASONS.migrated };
+    if (this.failure) patch = { state: 'crashed', ...this.failure };
+    else if (this.status.state === 'migrated') patch = { state: 'shutoff', reason: DOMAIN_REASONS.migrated };
     else if (this.status.reason === DOMAIN_REASONS.shutdown) patch = { state: 'shutoff', reason: DOMAIN_REASONS.shutdown };
     else if (this.destroyRequested) patch = { state: 'shutoff', reason: DOMAIN_REASONS.destroyed };
     else patch = { state: 'crashed', reason: DOMAIN_REASONS.crashed, message: describeExit(e) };

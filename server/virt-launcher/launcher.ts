@@ -6,14 +6,14 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
-import { LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { DOMAIN_REASONS, LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
 import { podInterface, podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
-import { findFreePort, FINAL_MIGRATION_STATES, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
+import { findFreePort, FINAL_MIGRATION_STATES, isPostcopyLost, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, POSTCOPY_ACTIVE, POSTCOPY_FAILED_MESSAGE, POSTCOPY_WAKE_STATES, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
 import { AgentNotConnected, applyAccessCredentials, freezeFilesystems, queryGuestFilesystems, queryGuestInfo, queryGuestUsers, rebootViaAgent } from './guest-agent';
 import { exportDisks, listWritableDisks, startDiskMirror, unexportDisks, type DiskMirror } from './migration/disk-mirror';
@@ -74,7 +74,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'migrate': return this.migrate(a);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'hotplug': return this.hotplug(a?.disks);
-      case 'migrateCancel': await this.requireDomain().requireQmp().execute('migrate_cancel'); return queryMigration(this.domain!.requireQmp());
+      case 'migrateCancel': return this.cancelMigration();
+      case 'migrateStartPostcopy': return this.startPostcopy();
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
     }
   }
@@ -213,8 +214,14 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     const d = this.requireDomain();
     const qmp = d.requireQmp();
     const disks = await listWritableDisks(qmp, this.plan?.sharedDisks);
+    let switched = false;
     d.on('qmpEvent', (e) => {
-      if (e.event !== 'MIGRATION' || e.data?.status !== 'completed') return;
+      if (e.event !== 'MIGRATION') return;
+      const status = String(e.data?.status);
+      if (status === POSTCOPY_ACTIVE) switched = true;
+      // the source is gone after the switch: the pages it still held are lost, this guest cannot go on
+      if (isPostcopyLost({ status }, switched)) void this.losePostcopyGuest(d, status);
+      if (status !== 'completed') return;
       // started with -S: continue once the state is in (the source finished the disk copies before switching over)
       void qmp.execute('cont').catch(() => undefined).then(() => disks.length ? unexportDisks(qmp, disks) : undefined);
     });
@@ -243,15 +250,49 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       throw new CommandError(LAUNCHER_ERRORS.migration, (err as Error).message);
     }
     let postcopy = false;
+    let switched = false;
     let switching = false;
     this.migrationMonitor = monitorMigration(d, async (info) => {
+      if (info.status === POSTCOPY_ACTIVE) switched = true;
+      if (isPostcopyLost(info, switched)) {
+        this.migrationMonitor?.stop();
+        this.emit('event', { event: 'migration', info: { ...info, status: 'failed', errorDesc: postcopyFailure(info) } });
+        return this.losePostcopyGuest(d, info.status);
+      }
       this.emit('event', { event: 'migration', info });
       if (!postcopy && shouldStartPostcopy(info, a.params)) { postcopy = true; await qmp.execute('migrate-start-postcopy').catch(() => undefined); }
       if (mirror && !switching && info.status === PRE_SWITCHOVER) { switching = true; await this.switchOver(qmp, mirror); }
       if (!FINAL_MIGRATION_STATES.has(info.status)) return;
       if (info.status === 'completed') { d.setState('migrated', undefined); await d.quit(); } else { await mirror?.abort(); d.setState(before, undefined); }
-    }, mirror ? [PRE_SWITCHOVER] : []);
+    }, mirror ? [PRE_SWITCHOVER, ...POSTCOPY_WAKE_STATES] : POSTCOPY_WAKE_STATES);
     return queryMigration(qmp);
+  }
+
+  /** The handler's completion timeout ran out on a migration that allows post-copy. */
+  private async startPostcopy(): Promise<MigrationInfo> {
+    const qmp = this.requireDomain().requireQmp();
+    try {
+      await qmp.execute('migrate-start-postcopy');
+    } catch (err) {
+      throw new CommandError(LAUNCHER_ERRORS.migration, `cannot switch to post-copy: ${(err as Error).message}`);
+    }
+    return queryMigration(qmp);
+  }
+
+  /** After the switch to post-copy the guest runs on the target with part of its memory here: cancelling would lose it. */
+  private async cancelMigration(): Promise<MigrationInfo> {
+    const qmp = this.requireDomain().requireQmp();
+    const now = await queryMigration(qmp);
+    if (now.status.startsWith('postcopy-')) throw new CommandError(LAUNCHER_ERRORS.migration, 'the migration is in post-copy mode and cannot be cancelled: the guest already runs on the target');
+    await qmp.execute('migrate_cancel');
+    return queryMigration(qmp);
+  }
+
+  /** A post-copy migration broke after the switch: stop this QEMU (no orphan); the domain ends crashed/PostcopyFailed. */
+  private async losePostcopyGuest(d: Domain, status: string): Promise<void> {
+    if (!d.running) return;
+    this.logger.error({ vmiUID: d.status.vmiUID, migration: status }, 'post-copy migration broke: the guest is lost, stopping QEMU');
+    await d.fail(DOMAIN_REASONS.postcopyFailed, POSTCOPY_FAILED_MESSAGE);
   }
 
   /** Source paused before the last device state goes: finish the disk copies, then let it switch over. */
@@ -294,4 +335,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     if (!this.domain) throw new CommandError(LAUNCHER_ERRORS.notStarted, 'no domain: send sync first');
     return this.domain;
   }
+}
+
+function postcopyFailure(info: MigrationInfo): string {
+  return info.errorDesc ? `${POSTCOPY_FAILED_MESSAGE}: ${info.errorDesc}` : `${POSTCOPY_FAILED_MESSAGE} (QEMU: ${info.status})`;
 }

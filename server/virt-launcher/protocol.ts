@@ -43,6 +43,9 @@ export type DomainState =
   | 'starting' | 'running' | 'paused' | 'shutdown' | 'shutoff' | 'crashed'
   | 'migrating' | 'migrated' | 'incoming';
 
+/** The message a lost post-copy migration ends with (on the VMIM, the VMI and the launcher's termination; KubeVirt's words). */
+export const POSTCOPY_FAILED_MESSAGE = 'VMI is irrecoverable due to failed post-copy migration';
+
 /** Why the domain is in its state (libvirt-like; virt-handler maps them to VMI phases). */
 export const DOMAIN_REASONS = {
   /** paused by a `pause` command. */
@@ -61,6 +64,8 @@ export const DOMAIN_REASONS = {
   panicked: 'Panicked',
   /** shutoff: the domain now runs on the migration target. */
   migrated: 'Migrated',
+  /** crashed: a post-copy migration broke after the switch; the guest is lost on both sides (QEMU stopped). */
+  postcopyFailed: 'PostcopyFailed',
   /** QEMU could not be started (bad spec, missing image, spawn failure). */
   failedToStart: 'FailedToStart',
 } as const;
@@ -194,6 +199,8 @@ export interface Commands {
   migrate: [{ host: string; port: number; nbdPort?: number; params?: MigrationParams }, MigrationInfo];
   migrationStatus: [undefined, MigrationInfo];
   migrateCancel: [undefined, MigrationInfo];
+  /** switch a running migration to post-copy now (it must have been started with allowPostCopy) */
+  migrateStartPostcopy: [undefined, MigrationInfo];
   /** the full set of hot-plugged disks wanted: missing ones attached (SCSI), others detached; returns what is attached, with its target */
   hotplug: [{ disks: HotplugDisk[] }, { name: string; target: string }[]];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newVMI } from '../../virt-controller/vmi/testing-builders';
-import { checkMigrationTimeouts, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState } from './migration-progress';
+import { checkMigrationTimeouts, decideConvergence, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState } from './migration-progress';
 
 describe('toMigrationProgress', () => {
   it('turns QEMU figures into bytes and bytes/s', () => {
@@ -38,6 +38,21 @@ describe('checkMigrationTimeouts', () => {
     expect(checkMigrationTimeouts(m, { status: 'active', remainingBytes: 90 }, cfg, GiB, 2_000)).toBeUndefined();
     expect(checkMigrationTimeouts(m, { status: 'active', remainingBytes: 95 }, cfg, GiB, 4_500)).toBeUndefined();
     expect(checkMigrationTimeouts(m, { status: 'active', remainingBytes: 95 }, cfg, GiB, 5_500)).toMatch(/stuck for 4 sec/);
+  });
+
+  it('switches to post-copy instead of aborting at the completion timeout when the policy allows post-copy', () => {
+    const m = start();
+    const cfg = { completionTimeoutPerGiB: 10, progressTimeout: 0, allowPostCopy: true };
+    expect(decideConvergence(m, { status: 'active', remainingBytes: 5 }, cfg, GiB / 2, 4_000)).toBeUndefined();
+    expect(decideConvergence(m, { status: 'active', remainingBytes: 4 }, cfg, GiB / 2, 6_000)).toEqual({ action: 'postcopy' });
+    expect(checkMigrationTimeouts(start(), { status: 'active', remainingBytes: 4 }, cfg, GiB / 2, 6_000)).toBeUndefined();
+  });
+
+  it('still aborts a stuck migration that allows post-copy (post-copy would not help a broken stream)', () => {
+    const m = start();
+    const cfg = { completionTimeoutPerGiB: 0, progressTimeout: 3, allowPostCopy: true };
+    expect(decideConvergence(m, { status: 'active', remainingBytes: 100 }, cfg, GiB, 1_000)).toBeUndefined();
+    expect(decideConvergence(m, { status: 'active', remainingBytes: 100 }, cfg, GiB, 4_500)).toMatchObject({ action: 'abort', reason: expect.stringMatching(/stuck for 4 sec/) });
   });
 
   it('uses guest memory as the migrated size', () => {

@@ -81,8 +81,15 @@ export interface MonitorState {
 export const DEFAULT_COMPLETION_TIMEOUT_PER_GIB = 150;
 export const DEFAULT_PROGRESS_TIMEOUT = 150;
 
-/** Track progress; returns an abort reason once a timeout is exceeded (KubeVirt's messages). */
-export function checkMigrationTimeouts(m: MonitorState, info: MigrationInfo, config: ResolvedConfig | undefined, dataBytes: number, now: number): string | undefined {
+/** What the monitor does about a migration that takes too long (KubeVirt's handleLegacyConvergence). */
+export type ConvergenceStep = { action: 'abort'; reason: string } | { action: 'postcopy' };
+
+/**
+ * Track progress and decide: stuck past the progress timeout → abort (a network or QEMU problem,
+ * post-copy would not help); past the completion timeout → switch to post-copy when the policy
+ * allows it, else abort. Abort reasons are KubeVirt's messages.
+ */
+export function decideConvergence(m: MonitorState, info: MigrationInfo, config: ResolvedConfig | undefined, dataBytes: number, now: number): ConvergenceStep | undefined {
   const remaining = info.remainingBytes;
   if (remaining !== undefined && (m.bestRemaining === undefined || remaining < m.bestRemaining)) {
     m.bestRemaining = remaining;
@@ -90,10 +97,17 @@ export function checkMigrationTimeouts(m: MonitorState, info: MigrationInfo, con
   }
   const progressTimeout = config?.progressTimeout ?? DEFAULT_PROGRESS_TIMEOUT;
   const stuckFor = (now - m.bestAt) / 1000;
-  if (progressTimeout > 0 && stuckFor > progressTimeout) return `Live migration stuck for ${Math.round(stuckFor)} sec and has been aborted`;
+  if (progressTimeout > 0 && stuckFor > progressTimeout) return { action: 'abort', reason: `Live migration stuck for ${Math.round(stuckFor)} sec and has been aborted` };
   const perGiB = config?.completionTimeoutPerGiB ?? DEFAULT_COMPLETION_TIMEOUT_PER_GIB;
   const acceptable = Math.max(1, perGiB * (dataBytes / 2 ** 30));
   const elapsed = (now - m.startedAt) / 1000;
-  if (perGiB > 0 && elapsed > acceptable) return `Live migration is not completed after ${Math.round(acceptable)} sec and has been aborted`;
-  return undefined;
+  if (!(perGiB > 0 && elapsed > acceptable)) return undefined;
+  if (config?.allowPostCopy) return { action: 'postcopy' };
+  return { action: 'abort', reason: `Live migration is not completed after ${Math.round(acceptable)} sec and has been aborted` };
+}
+
+/** Track progress; returns an abort reason once a timeout is exceeded (KubeVirt's messages). */
+export function checkMigrationTimeouts(m: MonitorState, info: MigrationInfo, config: ResolvedConfig | undefined, dataBytes: number, now: number): string | undefined {
+  const step = decideConvergence(m, info, config, dataBytes, now);
+  return step?.action === 'abort' ? step.reason : undefined;
 }

@@ -11,15 +11,19 @@ import { log } from '../../log';
 import type { MigrationInfo } from '../../virt-launcher/protocol';
 import type { LauncherClient } from '../../virt-launcher/launcher-client';
 import { patchMigrationState, writeProgress } from './migration-patch';
-import { checkMigrationTimeouts, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
+import { decideConvergence, migratedBytes, toMigrationParams, toMigrationProgress, type MonitorState, type ResolvedConfig } from './migration-progress';
 import { BLOCK_MIGRATION_PORT, DIRECT_MIGRATION_PORT, type MigrationDeps } from './migration-target';
-import { MIRROR_READY_TIMEOUT_MS } from '../../virt-launcher/protocol';
+import { MIRROR_READY_TIMEOUT_MS, POSTCOPY_FAILED_MESSAGE } from '../../virt-launcher/protocol';
 import { podDirOf, podUIDOnNode, readTermination } from '../pod-dir';
 
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 const PROGRESS_EVERY_MS = 500;
 const CANCELED = 'Migration failed due to being canceled';
 const MIGRATED_REASON = 'Migrated';
+const POST_COPY = 'PostCopy';
+const STOPPED_STATES = new Set(['shutoff', 'crashed']);
+/** QEMU's post-copy states: postcopy-active, -paused, -recover */
+const POSTCOPY_PREFIX = 'postcopy-';
 /** `migrate` returns once the disks are copied (when there are some) and the memory stream started. */
 const MIGRATE_REQUEST_TIMEOUT_MS = MIRROR_READY_TIMEOUT_MS + 10_000;
 
@@ -40,6 +44,10 @@ interface Monitor {
   /** when this handler started it (written to migrationState.startTimestamp) */
   startTimestamp: string;
   timeoutReason?: string;
+  /** QEMU switched to post-copy: the guest runs on the target, neither a timeout nor an abort may stop it now */
+  postCopy: boolean;
+  /** the completion timeout passed and the launcher was asked to switch */
+  postCopyRequested?: boolean;
   final?: MigrationInfo;
   /** progress writes, one after another: a late 'active' write never lands after the final one */
   progressWrites: Promise<void>;
@@ -82,9 +90,13 @@ export class MigrationSource {
     if (!m) return;
     if (m.final) {
       await m.progressWrites; // the final figures are on the VMIM before anyone sees the migration end
-      return this.finish(vmi, m.final, state.abortRequested === true, m.timeoutReason);
+      return this.finish(vmi, m.final, state.abortRequested === true, m.timeoutReason, m.postCopy);
     }
-    if (state.abortRequested && !m.cancelSent) {
+    if (m.postCopy && state.mode !== POST_COPY) {
+      await patchMigrationState(this.d.clients, vmi, { mode: POST_COPY });
+      return;
+    }
+    if (state.abortRequested && !m.cancelSent && !m.postCopy) {
       m.cancelSent = true;
       await client.request('migrateCancel');
       await patchMigrationState(this.d.clients, vmi, { abortStatus: 'Aborting' });
@@ -119,10 +131,17 @@ export class MigrationSource {
     const now = Date.now();
     const uid = state.migrationUid!;
     const onInfo = (info: MigrationInfo) => this.onInfo(key, m, info);
-    const onDomain = (s: { state: string; reason?: string }) => { if (s.reason === MIGRATED_REASON && !m.final) { m.final = { status: 'completed' }; this.hooks.enqueue(key); } };
+    const onDomain = (s: { state: string; reason?: string }) => {
+      if (m.final) return;
+      if (s.reason === MIGRATED_REASON) m.final = { status: 'completed' };
+      // the source QEMU stopped mid-way (killed, crashed): the migration cannot go on; after the switch the guest is lost
+      else if (STOPPED_STATES.has(s.state)) m.final = { status: 'failed', errorDesc: m.postCopy ? `${POSTCOPY_FAILED_MESSAGE}: the source domain stopped (${s.reason ?? s.state})` : `the source domain stopped (${s.reason ?? s.state})` };
+      else return;
+      this.hooks.enqueue(key);
+    };
     const m: Monitor = {
       uid, client, timing: { startedAt: now, bestAt: now }, config: state.migrationConfiguration as ResolvedConfig | undefined,
-      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, progressWrites: Promise.resolve(), startTimestamp: state.startTimestamp ?? new Date(now).toISOString(),
+      dataBytes: migratedBytes(vmi), lastProgressAt: 0, cancelSent: false, postCopy: state.mode === POST_COPY, progressWrites: Promise.resolve(), startTimestamp: state.startTimestamp ?? new Date(now).toISOString(),
       detach: () => { client.off('migration', onInfo); client.off('domain', onDomain); },
     };
     client.on('migration', onInfo);
@@ -146,24 +165,34 @@ export class MigrationSource {
       }
     }
     if (final) return this.hooks.enqueue(key);
-    const timeout = checkMigrationTimeouts(m.timing, info, m.config, m.dataBytes, now);
-    if (timeout && !m.cancelSent) {
+    if (info.status.startsWith(POSTCOPY_PREFIX)) {
+      if (!m.postCopy) { m.postCopy = true; this.hooks.enqueue(key); }
+      return; // KubeVirt too: no timeout in post-copy, cancelling would lose the guest
+    }
+    const step = decideConvergence(m.timing, info, m.config, m.dataBytes, now);
+    if (step?.action === 'postcopy' && !m.postCopyRequested) {
+      m.postCopyRequested = true;
+      this.log.info({ migration: m.uid }, 'completion timeout reached: switching to post-copy');
+      void m.client.request('migrateStartPostcopy').catch((err) => this.log.warn({ migration: m.uid, err: (err as Error).message }, 'could not switch to post-copy'));
+    }
+    if (step?.action === 'abort' && !m.cancelSent) {
       m.cancelSent = true;
-      m.timeoutReason = timeout;
+      m.timeoutReason = step.reason;
       void m.client.request('migrateCancel').catch(() => undefined);
     }
   }
 
   /** Writes the outcome into the VMI's migrationState (completed, or failed with its reason). */
-  private async finish(vmi: VirtualMachineInstance, info: MigrationInfo, abortRequested: boolean, timeoutReason?: string): Promise<void> {
+  private async finish(vmi: VirtualMachineInstance, info: MigrationInfo, abortRequested: boolean, timeoutReason?: string, postCopy = false): Promise<void> {
     const endTimestamp = new Date().toISOString();
+    const mode = postCopy ? POST_COPY : undefined;
     if (info.status === 'completed') {
-      await patchMigrationState(this.d.clients, vmi, { completed: true, endTimestamp });
+      await patchMigrationState(this.d.clients, vmi, { completed: true, endTimestamp, mode });
       return;
     }
     const aborted = abortRequested && !timeoutReason;
     const failureReason = aborted ? CANCELED : timeoutReason ?? info.errorDesc ?? `Live migration ${info.status}`;
-    await patchMigrationState(this.d.clients, vmi, { completed: true, failed: true, endTimestamp, failureReason, abortStatus: abortRequested ? 'Succeeded' : undefined });
+    await patchMigrationState(this.d.clients, vmi, { completed: true, failed: true, endTimestamp, failureReason, mode, abortStatus: abortRequested && !postCopy ? 'Succeeded' : undefined });
     void this.d.recorder.record(vmi as never, aborted ? EventTypeNormal : EventTypeWarning, aborted ? 'MigrationAborted' : 'MigrationFailed', aborted ? 'Live migration aborted' : failureReason);
   }
 

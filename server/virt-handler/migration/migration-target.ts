@@ -14,6 +14,7 @@ import { EventTypeNormal, type EventRecorder } from '../../kube/events';
 import type { LauncherConnections } from '../launcher-connections';
 import { mergeMigrationState, patchVMIStatus, patchMigrationState, type MigrationClients } from './migration-patch';
 import { isLauncherReady, podDirOf, podUIDOnNode } from '../pod-dir';
+import type { ResolvedConfig } from './migration-progress';
 
 export interface MigrationDeps {
   node: string;
@@ -40,7 +41,9 @@ export async function syncMigrationTarget(d: MigrationDeps, key: string, vmi: Vi
   if (!isLauncherReady(podDir)) return TARGET_POLL_MS;
   const client = d.connections.get(podDir, key).client;
   if (!state.targetNodeAddress) {
-    const { host, port, nbdPort } = await client.request('prepareIncoming', { vmi: vmi as never }, { timeoutMs: PREPARE_TIMEOUT_MS });
+    // the target must accept post-copy before the source may switch to it
+    const allowPostCopy = (state.migrationConfiguration as ResolvedConfig | undefined)?.allowPostCopy === true;
+    const { host, port, nbdPort } = await client.request('prepareIncoming', { vmi: vmi as never, allowPostCopy }, { timeoutMs: PREPARE_TIMEOUT_MS });
     const ports: Record<string, number> = { [String(port)]: DIRECT_MIGRATION_PORT };
     if (nbdPort) ports[String(nbdPort)] = BLOCK_MIGRATION_PORT;
     await patchMigrationState(d.clients, vmi, { targetNodeAddress: host, targetDirectMigrationNodePorts: ports });

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:net';
 import type { MigrationInfo, MigrationParams } from '../protocol';
+export { POSTCOPY_FAILED_MESSAGE } from '../protocol';
 import type { QmpClient } from '../qmp-client';
 
 export const MIGRATION_LISTEN_HOST = process.env.KV_MIGRATION_HOST ?? '127.0.0.1';
@@ -20,6 +21,7 @@ const ownNamespace = MIGRATION_LISTEN_HOST !== '127.0.0.1';
 export function listenPort(which: keyof typeof LAUNCHER_PORTS): Promise<number> {
   return ownNamespace ? Promise.resolve(LAUNCHER_PORTS[which]) : findFreePort(MIGRATION_LISTEN_HOST);
 }
+/** pre-copy passes (QEMU's dirty-sync-count) after which the launcher switches to post-copy on its own */
 const POSTCOPY_AFTER_SYNCS = 3;
 
 /** A free TCP port on `host` (bound, read and released). */
@@ -55,7 +57,8 @@ export async function startOutgoing(qmp: QmpClient, opts: { host: string; port: 
     ],
   });
   const parameters: Record<string, number> = {};
-  if (p.bandwidthBytesPerSec !== undefined) parameters['max-bandwidth'] = p.bandwidthBytesPerSec;
+  // the policy's bandwidth caps the whole migration: QEMU has a separate cap for the post-copy phase
+  if (p.bandwidthBytesPerSec !== undefined) parameters['max-bandwidth'] = parameters['max-postcopy-bandwidth'] = p.bandwidthBytesPerSec;
   if (p.downtimeMs !== undefined) parameters['downtime-limit'] = p.downtimeMs;
   if (Object.keys(parameters).length) await qmp.execute('migrate-set-parameters', parameters);
   await qmp.execute('migrate', { uri: `tcp:${opts.host}:${opts.port}` });
@@ -86,3 +89,19 @@ export function shouldStartPostcopy(info: MigrationInfo, params?: MigrationParam
 }
 
 export const FINAL_MIGRATION_STATES = new Set(['completed', 'failed', 'cancelled']);
+
+/** QEMU's states after the switch to post-copy: running, and stopped because the other side is gone. */
+export const POSTCOPY_ACTIVE = 'postcopy-active';
+const POSTCOPY_BROKEN = new Set(['postcopy-paused', 'postcopy-recover']);
+export const POSTCOPY_WAKE_STATES = [POSTCOPY_ACTIVE, ...POSTCOPY_BROKEN];
+
+
+/**
+ * After the switch to post-copy the guest's memory is split between both QEMUs: if the stream
+ * breaks (QEMU pauses the migration, or fails it), neither side can run the guest again. We do not
+ * try post-copy recovery, so either state means the guest is lost.
+ */
+export function isPostcopyLost(info: MigrationInfo, switched: boolean): boolean {
+  return POSTCOPY_BROKEN.has(info.status) || (switched && info.status === 'failed');
+}
+
