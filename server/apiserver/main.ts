@@ -38,7 +38,7 @@ export async function runApiServerCommand(argv: string[]): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'apiserver stopping');
-      srv.close().finally(() => { releaseLock(); resolve(); });
+      srv.close().catch((err: unknown) => logger.warn({ err: String(err) }, 'closing the API server failed')).finally(() => { releaseLock(); resolve(); });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -55,7 +55,7 @@ export function startNodeLeaseController(ctx: ApiContext, timeoutMs = DEFAULT_NO
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    checkNodes().finally(() => { busy = false; });
+    checkNodes().catch((err: unknown) => log.warn({ err: String(err) }, 'node lease check failed')).finally(() => { busy = false; });
   }, Math.min(5000, Math.max(200, timeoutMs / 4)));
   return () => clearInterval(timer);
 }

@@ -21,10 +21,10 @@ export type FinishWrite = () => void;
 const NOTHING: FinishWrite = () => undefined;
 
 /** mutating plugins, then the strategy's Validate, then allocation (Service IPs and ports) */
-export function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj, user?: User): FinishWrite {
+export async function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj, user?: User, dryRun = false): Promise<FinishWrite> {
   if (!rt.builtin) return NOTHING;
   admitStorageCreate(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
-  if (rt.group === '' && rt.resource === 'pods') admitPodServiceAccount(ctx, obj as never);
+  if (rt.group === '' && rt.resource === 'pods') await admitPodServiceAccount(ctx, obj as never, dryRun);
   const causes = strategyFor(rt).validate?.(obj) ?? [];
   if (causes.length) throw invalid(rt, nameOf(obj), causes);
   if (isRbacResource(rt)) confirmRbacWrite(ctx, user, rt.resource, obj as never);

@@ -34,7 +34,7 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
   const strategy = strategyFor(rt);
   if (strategy.prepareForCreate) strategy.prepareForCreate(body);
   else if (rt.subresources.status && !rt.builtin) delete body.status;
-  const finish = admitBuiltinCreate(ctx, rt, body, opts.user);
+  const finish = await admitBuiltinCreate(ctx, rt, body, opts.user, opts.dryRun === true);
   try {
     return await storeCreated(ctx, rt, namespace, body, opts);
   } finally {

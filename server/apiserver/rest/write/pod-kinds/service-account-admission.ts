@@ -49,8 +49,8 @@ function randomSuffix(): string {
   return Array.from({ length: 5 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
 }
 
-/** the ServiceAccount, making `default` if it is the one missing */
-function lookUpServiceAccount(ctx: ApiContext, namespace: string, name: string): ServiceAccountLike | undefined {
+/** the ServiceAccount, making `default` if it is the one missing (not for a dry run: it writes nothing) */
+async function lookUpServiceAccount(ctx: ApiContext, namespace: string, name: string, dryRun: boolean): Promise<ServiceAccountLike | undefined> {
   const rt = ctx.registry.find('', 'v1', 'serviceaccounts');
   if (!rt) return {};
   const key = objectKey(rt, namespace, name);
@@ -59,8 +59,9 @@ function lookUpServiceAccount(ctx: ApiContext, namespace: string, name: string):
   if (name !== DEFAULT_SA) return undefined;
   const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } };
   initObjectMeta(rt, sa);
+  if (dryRun) return sa;
   try {
-    ctx.store.create(key, encodeObject(sa, rt));
+    await ctx.store.create(key, encodeObject(sa, rt));
     ctx.afterWrite?.(rt);
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw err;
@@ -68,14 +69,14 @@ function lookUpServiceAccount(ctx: ApiContext, namespace: string, name: string):
   return sa;
 }
 
-export function admitPodServiceAccount(ctx: ApiContext, pod: PodLike): void {
+export async function admitPodServiceAccount(ctx: ApiContext, pod: PodLike, dryRun = false): Promise<void> {
   const meta = pod.metadata ?? {};
   if (meta.annotations?.[MIRROR_ANNOTATION] !== undefined) return;
   const spec = (pod.spec ??= {});
   const namespace = String(meta.namespace ?? 'default');
   const saName = String(spec.serviceAccountName || spec.serviceAccount || DEFAULT_SA);
   spec.serviceAccountName = saName;
-  const sa = lookUpServiceAccount(ctx, namespace, saName);
+  const sa = await lookUpServiceAccount(ctx, namespace, saName, dryRun);
   if (!sa) {
     throw forbidden(`pods "${meta.name}" is forbidden: error looking up service account ${namespace}/${saName}: serviceaccount "${saName}" not found`, { name: meta.name, kind: 'pods' });
   }
