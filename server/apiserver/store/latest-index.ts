@@ -1,17 +1,6 @@
 import { prefixEnd } from './log-row';
 import type { KeyValue } from './types';
-
-/** Index of the first element of the ascending `xs` for which `isAfter` is true. */
-export function searchFirst<T>(xs: readonly T[], isAfter: (x: T) => boolean): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (isAfter(xs[mid])) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
+import { searchFirst } from './search-first';
 
 /**
  * The committed value of every live key, in memory, kept in key order (kube-apiserver's watch

@@ -1,17 +1,6 @@
 import { DuplicateRevisionError, type ListLatestOptions, type LogBackend } from './log-backend';
 import { hasPrefix, type LogRow, type NewLogRow } from './log-row';
-
-/** Index of the first element of the ascending `xs` for which `isAfter` is true. */
-function searchFirst<T>(xs: T[], isAfter: (x: T) => boolean): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (isAfter(xs[mid])) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
+import { searchFirst } from './search-first';
 
 /** The log kept in arrays: rows ordered by id, live keys kept sorted for lists. */
 export function createMemoryBackend(): LogBackend {
