@@ -9,10 +9,11 @@
  *
  *   node --import tsx bench/controller-scale-bench.ts [--vms 1000]
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
+import { componentCpu, cpuDiff } from './component-cpu';
 import { startCluster } from '../e2e/harness';
 import { Informer } from '../server/kube/informer';
 import type { ApiAccess } from '../server/up/readiness';
@@ -64,23 +65,6 @@ function diffCounts(before: Map<string, number>, after: Map<string, number>): st
     .sort((a, b) => b[1] - a[1]).map(([k, v]) => `    ${k}: ${v}`);
 }
 
-/** CPU seconds (user + system) used so far by each `kv` component of the cluster in `dataDir`. */
-function componentCpu(dataDir: string): Map<string, number> {
-  const cpu = new Map<string, number>();
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!args.includes(dataDir) || args[0] === 'setpriv') continue;
-      const kvAt = args.findIndex((a) => a.endsWith('kv.mjs'));
-      const name = kvAt < 0 ? 'other' : args[kvAt + 1] === 'node' || args[kvAt + 1] === 'handler' ? args[kvAt + 1] : args[kvAt + 1] ?? 'other';
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      cpu.set(name, (cpu.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch { /* exited meanwhile */ }
-  }
-  return cpu;
-}
-
-const cpuDiff = (a: Map<string, number>, b: Map<string, number>) => [...b].map(([k, v]) => `${k} ${(v - (a.get(k) ?? 0)).toFixed(1)} s`).join(', ');
 
 /** Resolves with the time `pred` first holds, checked after every informer event (bounded). */
 function when<T>(inf: Informer<any>, pred: () => T | undefined, timeoutMs: number, what: string): Promise<number> {
