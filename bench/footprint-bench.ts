@@ -8,71 +8,18 @@
  * Usage: node --import tsx bench/footprint-bench.ts [--settle-ms 70000] [--no-vm] [--nodes-only 2] [--separate-processes]
  * (--separate-processes: one process per component, as before `kv control-plane`)
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startCluster, type TestCluster } from '../e2e/harness';
+import { clusterProcs, labelOf, memoryOf } from './cluster-memory';
 import { makeKubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
 
-interface Proc { pid: number; ppid: number; cmd: string[] }
 interface Sample { label: string; pid: number; rssKiB: number; pssKiB: number; ussKiB: number }
 
 const { values: flags } = parseArgs({ options: { 'settle-ms': { type: 'string', default: '70000' }, 'no-vm': { type: 'boolean', default: false }, 'nodes-only': { type: 'string' }, 'separate-processes': { type: 'boolean', default: false } } });
 const SETTLE_MS = Number(flags['settle-ms']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mib = (kib: number) => (kib / 1024).toFixed(1).padStart(7);
-
-function readProc(pid: number): Proc | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return { pid, ppid, cmd };
-  } catch { return undefined; }
-}
-
-function allProcs(): Proc[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => readProc(Number(d))).filter((p): p is Proc => !!p);
-}
-
-/** the `kv up` process of this data dir and every process below it (launcher Pods are the kubelets' children) */
-export function clusterProcs(dataDir: string): Proc[] {
-  const procs = allProcs();
-  const root = procs.find((p) => p.cmd.includes('up') && p.cmd.includes(dataDir));
-  if (!root) throw new Error(`no kv up process for ${dataDir}`);
-  const children = new Map<number, Proc[]>();
-  for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
-  const out: Proc[] = [];
-  const walk = (p: Proc) => { out.push(p); for (const c of children.get(p.pid) ?? []) walk(c); };
-  walk(root);
-  return out;
-}
-
-/** a readable name: `kv <subcommand>` (+ its node), qemu, or the program */
-export function labelOf(cmd: string[]): string {
-  if (cmd[0]?.includes('qemu-system')) return 'qemu';
-  const kv = cmd.findIndex((a) => a.endsWith('kv.mjs'));
-  if (kv >= 0) {
-    const sub = cmd[kv + 1] ?? '?';
-    const node = (flag: string) => { const i = cmd.indexOf(flag); return i >= 0 ? ` ${cmd[i + 1]}` : ''; };
-    if (sub === 'node') return `kubelet${node('--name')}`;
-    if (sub === 'handler') return `handler${node('--node')}`;
-    return sub;
-  }
-  return cmd[0]?.split('/').pop() ?? '?';
-}
-
-export function memoryOf(pid: number): { rssKiB: number; pssKiB: number; ussKiB: number } {
-  const field = (text: string, name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-  let rssKiB = 0; let pssKiB = 0; let ussKiB = 0;
-  try { rssKiB = field(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS'); } catch { /* gone */ }
-  try {
-    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    pssKiB = field(rollup, 'Pss');
-    ussKiB = field(rollup, 'Private_Clean') + field(rollup, 'Private_Dirty');
-  } catch { /* gone or not ours */ }
-  return { rssKiB, pssKiB, ussKiB };
-}
 
 function sample(dataDir: string): Sample[] {
   return clusterProcs(dataDir)

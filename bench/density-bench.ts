@@ -1,0 +1,133 @@
+/**
+ * Density: how many demo guests one machine holds. A fresh `kv up` (2 nodes, console on) gets
+ * VirtualMachines with 64 MiB guests (runStrategy Always), `--batch` at a time, each batch waited
+ * for until its VMIs are Running, until `--target` run at once — or something stops it (a VMI not
+ * Running in time, a Pod the scheduler cannot place: the bench says which and why). Then it
+ * prints the memory of a launcher and of a QEMU per VM (median RSS / PSS / USS), the control
+ * plane's, and whether the console's VM list is still live: in Chromium, the time from an API
+ * write to a VM (a label on a halted probe VM) to its row showing it (goal ≤ 300 ms, 5 rounds).
+ * Usage: node --import tsx bench/density-bench.ts [--target 100] [--batch 10] [--memory 64Mi]
+ * (KV_POD_NETWORK as the environment says; 0 leaves the host's nftables alone)
+ */
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import { startCluster, type TestCluster } from '../e2e/harness';
+import { makeKubeClients, type KubeClients } from '../server/kube/clients';
+import { makeKubeConfig } from '../server/kube/kubeconfig';
+import { clusterProcs, labelOf, memoryOf } from './cluster-memory';
+import { Label } from '../lib/kubevirt/labels';
+
+const { values: flags } = parseArgs({ options: { target: { type: 'string', default: '100' }, batch: { type: 'string', default: '10' }, memory: { type: 'string', default: '64Mi' } } });
+const TARGET = Number(flags.target);
+const BATCH = Number(flags.batch);
+const NS = 'default';
+const BATCH_TIMEOUT_MS = 180_000;
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const mib = (kib: number) => (kib / 1024).toFixed(1);
+
+const vm = (name: string, runStrategy: string) => ({
+  apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name, namespace: NS },
+  spec: { runStrategy, template: { spec: { terminationGracePeriodSeconds: 0, domain: { memory: { guest: flags.memory }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] } } },
+});
+
+interface VmiShape { metadata: { name: string }; status?: { phase?: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] } }
+
+/** the first VMI of `names` not Running, with its phase, failing condition and its Pod's scheduling verdict */
+async function whyNotRunning(k: KubeClients, names: string[]): Promise<string> {
+  for (const name of names) {
+    const vmi = await k.vmis.get(NS, name).catch(() => undefined) as VmiShape | undefined;
+    if (vmi?.status?.phase !== 'Running') return `${name}: ${await describe(k, name, vmi)}`;
+  }
+  return 'all Running';
+}
+
+async function describe(k: KubeClients, name: string, vmi: VmiShape | undefined): Promise<string> {
+  const parts = [`phase ${vmi?.status?.phase ?? 'no VMI'}`];
+  const cond = vmi?.status?.conditions?.find((c) => c.status === 'False' && c.message);
+  if (cond) parts.push(`${cond.type}: ${cond.message}`);
+  const pods = await k.core.listNamespacedPod({ namespace: NS, labelSelector: `${Label.VMIID}=${name}` }).catch(() => undefined);
+  const sched = pods?.items[0]?.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False');
+  if (sched) parts.push(`Pod unschedulable: ${sched.message}`);
+  return parts.join(', ');
+}
+
+async function fill(k: KubeClients): Promise<{ running: number; stoppedBy?: string; seconds: number[] }> {
+  let running = 0;
+  const seconds: number[] = [];
+  while (running < TARGET) {
+    const names = Array.from({ length: Math.min(BATCH, TARGET - running) }, (_, i) => `dense-${String(running + i).padStart(3, '0')}`);
+    const t0 = performance.now();
+    await Promise.all(names.map((n) => k.vms.create(NS, vm(n, 'Always') as never)));
+    const deadline = Date.now() + BATCH_TIMEOUT_MS;
+    for (;;) {
+      const list = await k.vmis.list(NS) as { items: VmiShape[] };
+      const up = new Set(list.items.filter((v) => v.status?.phase === 'Running').map((v) => v.metadata.name));
+      if (names.every((n) => up.has(n))) break;
+      if (Date.now() > deadline) return { running: up.size, stoppedBy: await whyNotRunning(k, names), seconds };
+      await sleep(500);
+    }
+    running += names.length;
+    seconds.push((performance.now() - t0) / 1000);
+    console.log(`${running} Running (this batch of ${names.length}: ${seconds[seconds.length - 1].toFixed(1)} s; load ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
+  }
+  return { running, seconds };
+}
+
+function memory(dataDir: string): void {
+  const procs = clusterProcs(dataDir).filter((p) => p.cmd[0] !== 'setpriv').map((p) => ({ label: labelOf(p.cmd), ...memoryOf(p.pid) })).filter((p) => p.rssKiB > 0);
+  const of = (label: string) => procs.filter((p) => p.label === label);
+  for (const label of ['launcher', 'qemu']) {
+    const ps = of(label);
+    console.log(`${label} per VM (n=${ps.length}): median RSS ${mib(median(ps.map((p) => p.rssKiB)))} MiB, PSS ${mib(median(ps.map((p) => p.pssKiB)))} MiB, USS ${mib(median(ps.map((p) => p.ussKiB)))} MiB`);
+  }
+  const rest = procs.filter((p) => p.label !== 'launcher' && p.label !== 'qemu');
+  console.log(`control plane (${rest.map((p) => p.label).join(', ')}): RSS ${mib(rest.reduce((a, p) => a + p.rssKiB, 0))} MiB, PSS ${mib(rest.reduce((a, p) => a + p.pssKiB, 0))} MiB`);
+}
+
+async function listLiveness(cluster: TestCluster, k: KubeClients): Promise<number[]> {
+  await k.vms.create(NS, vm('probe', 'Halted') as never);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.addInitScript('window.__name = (f) => f'); // tsx's keepNames wrapper, for page.evaluate
+    await page.goto(cluster.loginUrl!);
+    await page.waitForURL(/\/$/);
+    await page.goto(`${cluster.consoleUrl}/vms?sort=name`);
+    await page.locator('[data-vm="probe"]').waitFor({ timeout: 60_000 });
+    const times: number[] = [];
+    for (let round = 1; round <= 5; round++) {
+      const cores = round % 2 === 1 ? 2 : 1;
+      await page.evaluate((want) => {
+        (window as unknown as { __seen: Promise<number> }).__seen = new Promise<number>((resolve) => {
+          const mo = new MutationObserver(() => { if (document.querySelector(`[data-vm="probe"][data-cpus="${want}"]`)) { mo.disconnect(); resolve(performance.now()); } });
+          mo.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-cpus'] });
+        });
+      }, cores);
+      const t0 = await page.evaluate(() => performance.now());
+      await k.vms.mergePatch(NS, 'probe', { spec: { template: { spec: { domain: { cpu: { cores } } } } } });
+      times.push(await page.evaluate(() => (window as unknown as { __seen: Promise<number> }).__seen) - t0);
+    }
+    return times;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const cluster = await startCluster({ nodes: 2, console: true, timeoutMs: 300_000 });
+  try {
+    const k = makeKubeClients(makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca }));
+    const { running, stoppedBy, seconds } = await fill(k);
+    console.log(`density: ${running} guests of ${flags.memory} Running at once (target ${TARGET})${stoppedBy ? `; stopped by ${stoppedBy}` : ''}; batches of ${BATCH} took median ${median(seconds).toFixed(1)} s`);
+    await sleep(10_000); // guests booted, launchers settled
+    memory(cluster.dataDir);
+    const live = await listLiveness(cluster, k);
+    console.log(`console VM list with ${running} running: API write → row updated ${live.map((t) => t.toFixed(0)).join(', ')} ms (median ${median(live).toFixed(0)}; goal ≤ 300 ms)`);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+await main();
