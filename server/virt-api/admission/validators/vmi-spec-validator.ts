@@ -14,6 +14,7 @@ import { validateNetworking } from './networks-validator';
 import { validateDomain } from './domain-validator';
 import { validateOptions } from './options-validator';
 import { validateAccessCredentials } from './access-credentials-validator';
+import { validateUnsupportedFields } from './unsupported-fields';
 
 export function validateVMISpec(spec: unknown, field: string, config: AdmissionConfig): Cause[] {
   if (!isObject(spec)) return [invalid(field, `${field} in body must be of type object: "${spec === null ? 'null' : typeof spec}"`)];
@@ -29,5 +30,6 @@ export function validateVMISpec(spec: unknown, field: string, config: AdmissionC
     ...validateBootOrder(s, field),
     ...validateOptions(s, field),
     ...validateAccessCredentials(s, field),
+    ...validateUnsupportedFields(s, field),
   ];
 }
