@@ -36,6 +36,8 @@ export interface ConverterInput {
   claim?: (volumeName: string) => ClaimMount | undefined;
   /** migration target: `-incoming defer`. */
   incoming?: boolean;
+  /** the moment the guest's RTC starts from (a clock offset or time zone); default now */
+  now?: Date;
   binary?: string;
 }
 

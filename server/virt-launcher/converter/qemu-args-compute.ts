@@ -2,6 +2,7 @@
 import type { ConverterInput } from './converter-types';
 import { invalid } from './converter-error';
 import { parseBytes, parseQuantity } from './quantity';
+import { clockMachineOptions, cpuFeatureFlags } from './qemu-args-clock';
 
 const MACHINE_TYPES = /^(q35|pc|pc-q35-[0-9.]+|pc-i440fx-[0-9.]+)$/;
 const CPU_MODEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -21,6 +22,7 @@ export function renderMachineArgs(input: ConverterInput, opts: { secureBoot: boo
   const machine = [resolveMachine(input)];
   if (opts.secureBoot) machine.push('smm=on');
   if (acpiOff) machine.push('acpi=off');
+  machine.push(...clockMachineOptions(input));
   const accel = input.accel === 'kvm' ? 'kvm' : 'tcg,thread=multi';
   return ['-machine', machine.join(','), '-accel', accel];
 }
@@ -54,7 +56,7 @@ export function renderCpuArgs(input: ConverterInput): string[] {
   if (model === 'host-model' || model === 'host-passthrough') cpu = input.accel === 'kvm' ? 'host' : 'max';
   else if (CPU_MODEL.test(model)) cpu = model;
   else throw invalid(`spec.domain.cpu.model: invalid CPU model ${JSON.stringify(model)}`);
-  return ['-cpu', cpu, '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
+  return ['-cpu', [cpu, ...cpuFeatureFlags(input)].join(','), '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
 }
 
 /** memory.guest, else requests.memory, else limits.memory (KubeVirt's defaulting). */

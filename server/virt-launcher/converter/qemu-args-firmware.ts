@@ -9,8 +9,10 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const SMBIOS_SERIAL = /^[\x20-\x7e]{1,64}$/;
 export const EFI_VARS_FILE = 'efi-vars.fd';
 
+/** EFI boots with secure boot unless it is switched off (KubeVirt's default on amd64: unset = on). */
 export function isSecureBoot(input: ConverterInput): boolean {
-  return input.vmi.spec.domain.firmware?.bootloader?.efi?.secureBoot === true;
+  const efi = input.vmi.spec.domain.firmware?.bootloader?.efi;
+  return efi !== undefined && efi !== null && efi.secureBoot !== false;
 }
 
 /**

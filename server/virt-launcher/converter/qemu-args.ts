@@ -13,6 +13,7 @@ import { isSecureBoot, renderFirmwareArgs, renderIdentityArgs } from './qemu-arg
 import { renderDiskArgs } from './qemu-args-disks';
 import { renderNetArgs } from './qemu-args-net';
 import { renderConsoleArgs, renderExtraDeviceArgs } from './qemu-args-devices';
+import { clockGlobals, renderRtc } from './qemu-args-clock';
 
 export const QEMU_BINARY = 'qemu-system-x86_64';
 
@@ -52,7 +53,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
     ...renderMemoryArgs(input),
     ...renderIdentityArgs(input),
     ...firmware.args,
-    '-rtc', 'base=utc,driftfix=slew', '-boot', 'strict=on',
+    '-rtc', renderRtc(input), ...clockGlobals(input), '-boot', 'strict=on',
     '-pidfile', join(input.podDir, POD_FILES.pidFile),
     '-msg', 'timestamp=on',
     ...renderConsoleArgs(input),
