@@ -56,6 +56,7 @@ export interface Devices {
   logSerialConsole?: boolean;
   rng?: Record<string, never>;
   watchdog?: { name: string; i6300esb?: { action?: 'reset' | 'poweroff' | 'shutdown' } };
+  sound?: { name: string; model?: 'ich9' | 'ac97' };
   networkInterfaceMultiqueue?: boolean;
   blockMultiQueue?: boolean;
 }

@@ -4,6 +4,7 @@ import type { ArgsPart, ConverterInput } from './converter-types';
 import { POD_FILES } from '../protocol';
 import { invalid } from './converter-error';
 import { checkName, escapeOptValue, renderJson, renderOpts, userAlias } from './qemu-opts';
+import type { Devices } from '../vmi-types';
 
 export const GUEST_AGENT_CHANNEL = 'org.qemu.guest_agent.0';
 /** QEMU id of the agent's port: VSERPORT_CHANGE events carry it. */
@@ -60,5 +61,17 @@ export function renderExtraDeviceArgs(input: ConverterInput): DevicesPart {
     if (!WATCHDOG_ACTIONS.includes(action)) throw invalid(`spec.domain.devices.watchdog.i6300esb.action: invalid action ${JSON.stringify(action)}`);
     args.push('-device', renderJson({ driver: 'i6300esb', id: userAlias(name) }), '-action', `watchdog=${action}`);
   }
+  args.push(...renderSoundArgs(devices.sound));
   return { args, usb };
+}
+
+/** spec.domain.devices.sound: an HDA (ich9, KubeVirt's default) or AC97 card, with no host audio behind it */
+export function renderSoundArgs(sound: Devices['sound']): string[] {
+  if (!sound) return [];
+  const name = checkName(sound.name, 'spec.domain.devices.sound.name');
+  const model = sound.model ?? 'ich9';
+  if (model !== 'ich9' && model !== 'ac97') throw invalid(`spec.domain.devices.sound.model: must be ich9 or ac97, not ${JSON.stringify(model)}`);
+  const backend = ['-audiodev', 'none,id=audio0'];
+  if (model === 'ac97') return [...backend, '-device', renderJson({ driver: 'AC97', id: userAlias(name), audiodev: 'audio0' })];
+  return [...backend, '-device', renderJson({ driver: 'ich9-intel-hda', id: userAlias(name) }), '-device', renderJson({ driver: 'hda-duplex', id: `${userAlias(name)}-codec`, audiodev: 'audio0' })];
 }
