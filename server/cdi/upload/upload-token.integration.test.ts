@@ -3,10 +3,12 @@
  * (kube's volume binder + CDI's DataVolume controller) and the real upload endpoint; the test plays
  * the kubelet (it marks the upload Pod Running). An editor asks for a token with an
  * UploadTokenRequest and uploads with it alone (no query); a token for another PVC, an expired one
- * and a forged one are refused with CDI's statuses; a viewer gets kube's 403 for the token.
+ * and a forged one are refused with CDI's statuses; a viewer gets kube's 403 for the token;
+ * `virtctl image-upload` goes the same way (DataVolume, UploadReady, token, POST).
  */
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,8 @@ import { ensureStorageClasses } from '../../up/storage-classes';
 import { VolumeController } from '../../storage/volume-controller';
 import { DataVolumeController } from '../datavolume-controller';
 import { createUploadServer } from './upload-server';
+import { writeKubeconfig } from '../../apiserver/kubeconfig';
+import { imageUploadCommand } from '../../virtctl/commands/image-upload';
 
 const NS = 'default';
 let api: Awaited<ReturnType<typeof startTestApiServer>>;
@@ -30,6 +34,7 @@ let server: Server;
 let base: string;
 let dir: string;
 const stop = new AbortController();
+setMaxListeners(50, stop.signal); // the two controllers' informers all listen on it
 const users: Record<string, KubeConfig> = {};
 
 const dvPath = (name?: string) => `/apis/cdi.kubevirt.io/v1beta1/namespaces/${NS}/datavolumes${name ? `/${name}` : ''}`;
@@ -50,6 +55,11 @@ async function post(token: string | undefined, query = '', body: Buffer = Buffer
 async function uploadReady(name: string): Promise<void> {
   const dv = { apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataVolume', metadata: { name }, spec: { source: { upload: {} }, storage: { storageClassName: 'shared', resources: { requests: { storage: '16Mi' } } } } };
   expect((await exchangeJson(api.kc, 'POST', dvPath(), dv)).status).toBe(201);
+  await playKubelet(name);
+}
+
+/** marks the DataVolume's upload Pod Running once it exists and waits for UploadReady */
+async function playKubelet(name: string): Promise<void> {
   const core = api.kc.makeApiClient(CoreV1Api);
   const pod = await waitFor(async () => (await core.listNamespacedPod({ namespace: NS })).items.find((p) => p.metadata?.labels?.['cdi.kubevirt.io/dataVolume'] === name), 20_000, 'the upload pod');
   const put = await exchangeJson(api.kc, 'PUT', `/api/v1/namespaces/${NS}/pods/${pod.metadata!.name}/status`, { ...pod, apiVersion: 'v1', kind: 'Pod', status: { ...pod.status, phase: 'Running' } });
@@ -134,6 +144,40 @@ describe('upload with an UploadTokenRequest token', () => {
     expect(await post(token, `?namespace=${NS}&name=compat`)).toEqual({ status: 200, text: 'Upload Complete' });
   }, 60_000);
 });
+
+describe('virtctl image-upload', () => {
+  it('creates the DataVolume, asks for an upload token and uploads with it, printing what KubeVirt\'s virtctl prints', async () => {
+    const image = join(dir, 'disk.raw');
+    writeFileSync(image, Buffer.alloc(2 << 20, 0x33));
+    const out = { stdout: '', stderr: '' };
+    const run = imageUploadCommand(['dv', 'vdisk', '--size=16Mi', `--image-path=${image}`, '--storage-class=shared', '--uploadproxy-url', base, '--kubeconfig', kubeconfigOf('editor')], { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; } });
+    await playKubelet('vdisk');
+    await run;
+    expect(out.stdout).toBe([
+      `PVC ${NS}/vdisk not found `, `DataVolume ${NS}/vdisk created`, 'Waiting for PVC vdisk upload pod to be ready...', 'Pod now ready', `Uploading data to ${base}`, '',
+      '', 'Uploading data completed successfully, waiting for processing to complete, you can hit ctrl-c without interrupting the progress',
+      'Processing completed successfully', 'Uploading disk.raw completed successfully', '',
+    ].join('\n'));
+    expect(await dvPhase('vdisk')).toBe('Succeeded');
+  }, 60_000);
+
+  it('a user who may not ask for an upload token is stopped with kube\'s message, the DataVolume untouched', async () => {
+    await uploadReady('noaccess');
+    const image = join(dir, 'small.raw');
+    writeFileSync(image, Buffer.alloc(1 << 20, 1));
+    const run = imageUploadCommand(['dv', 'noaccess', '--no-create', `--image-path=${image}`, '--uploadproxy-url', base, '--kubeconfig', kubeconfigOf('viewer')], { stdout: () => {}, stderr: () => {} });
+    await expect(run).rejects.toThrow(`uploadtokenrequests.upload.cdi.kubevirt.io is forbidden: User "system:serviceaccount:${NS}:viewer" cannot create resource "uploadtokenrequests"`);
+    expect(await dvPhase('noaccess')).toBe('UploadReady');
+  }, 60_000);
+});
+
+/** a kubeconfig file for one of the test's users */
+function kubeconfigOf(user: string): string {
+  const path = join(dir, `kubeconfig-${user}`);
+  const cluster = api.kc.getCurrentCluster()!;
+  writeKubeconfig(path, { server: cluster.server, caPem: Buffer.from(cluster.caData!, 'base64').toString(), token: users[user]!.getCurrentUser()!.token! });
+  return path;
+}
 
 /** the API server's signing key, read from its data dir (only to mint an expired token for the test) */
 function signingKey(): KeyObject {
