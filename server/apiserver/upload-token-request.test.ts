@@ -4,7 +4,11 @@
  * 403, a request without spec.pvcName is refused, and the kind is in discovery as CDI lists it.
  */
 import { createPublicKey } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlWithToken } from '../../e2e/support/kubectl';
 import { UPLOAD_TOKEN_KEY_CONFIGMAP, verifyUploadToken } from '../kube/upload-token';
 import { startTestServer, type TestServer } from './testing/test-server';
 
@@ -52,6 +56,21 @@ describe('UploadTokenRequest', () => {
     expect(r.status).toBe(422);
     expect(r.body.message).toContain('spec.pvcName: Required value');
     expect((await t.call('GET', UTR)).status).toBe(405);
+  });
+
+  it('kubectl creates one from a manifest and prints the token (the docs\' recipe); api-resources lists utr', async () => {
+    const k = kubectlWithToken(t.srv, tokens.uploader!);
+    try {
+      const file = join(mkdtempSync(join(tmpdir(), 'kv-utr-')), 'utr.yaml');
+      writeFileSync(file, `apiVersion: upload.cdi.kubevirt.io/v1beta1\nkind: UploadTokenRequest\nmetadata: {name: token-for-virtctl, namespace: ${NS}}\nspec: {pvcName: my-dv}\n`);
+      const r = await k.run('create', '-f', file, '-o', 'jsonpath={.status.token}');
+      expect(r.err).toBe('');
+      expect(r.out.split('.')).toHaveLength(3);
+      const res = await k.run('api-resources', '--api-group', 'upload.cdi.kubevirt.io', '--no-headers');
+      expect(res.out.trim().split(/\s+/)).toEqual(['uploadtokenrequests', 'utr,utrs', 'upload.cdi.kubevirt.io/v1beta1', 'true', 'UploadTokenRequest']);
+    } finally {
+      k.dispose();
+    }
   });
 
   it('is in discovery as CDI lists it (create only, short names utr, utrs)', async () => {
