@@ -28,6 +28,11 @@ describe('upload authorizer (upload tokens)', () => {
     expect(await auth.authorize(bearer('garbage'), none)).toEqual({ ok: false, code: 401, message: 'invalid upload token' });
   });
 
+  it('says so (503) when the verifying key cannot be read', async () => {
+    const auth = uploadAuthorizer(kc, async () => { throw new Error('cannot read the upload token key (ConfigMap kube-system/cdi-api-signing-key): forbidden'); });
+    expect(await auth.authorize(bearer('x.y.z'), none)).toEqual({ ok: false, code: 503, message: 'cannot read the upload token key (ConfigMap kube-system/cdi-api-signing-key): forbidden' });
+  });
+
   it('re-reads the key once when a token does not verify (a new key is picked up), at most every 10 s', async () => {
     let current = first.publicKey;
     let reads = 0;

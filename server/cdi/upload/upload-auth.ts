@@ -37,7 +37,12 @@ export function uploadAuthorizer(kc: KubeConfig, loadKey: () => Promise<KeyObjec
       if (!token) return { ok: false, code: 400, message: 'missing bearer token: ask for one with an UploadTokenRequest' };
       const namespace = query.get('namespace') ?? '';
       const name = query.get('name') ?? '';
-      const got = await check(token);
+      let got;
+      try {
+        got = await check(token);
+      } catch (err) {
+        return { ok: false, code: 503, message: messageOf(err) };
+      }
       if (got?.ok) {
         const { namespace: ns, name: pvc } = got.claims;
         if ((namespace && namespace !== ns) || (name && name !== pvc)) return { ok: false, code: 401, message: `the upload token is for PVC ${ns}/${pvc}, not ${namespace || ns}/${name || pvc}` };
