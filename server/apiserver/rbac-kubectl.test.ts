@@ -251,18 +251,18 @@ subjects: [{kind: Robot, name: r2}]
     const path = manifest('agg.yaml', `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: datavolumes-view
+  name: leases-view
   labels: {rbac.authorization.k8s.io/aggregate-to-view: "true"}
 rules:
-- {apiGroups: [cdi.kubevirt.io], resources: [datavolumes], verbs: [get, list]}
+- {apiGroups: [coordination.k8s.io], resources: [leases], verbs: [get, list]}
 `);
-    const canList = async (user: string) => (await kubectl('auth', 'can-i', 'list', 'datavolumes.cdi.kubevirt.io', '-n', 'team', '--as', user)).out.trim();
+    const canList = async (user: string) => (await kubectl('auth', 'can-i', 'list', 'leases.coordination.k8s.io', '-n', 'team', '--as', user)).out.trim();
     expect(await canList('alice')).toBe('no');
     expect((await kubectl('apply', '-f', path)).err).toBe('');
     for (let i = 0; i < 50 && (await canList('alice')) !== 'yes'; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await canList('alice')).toBe('yes');
     expect(await canList('carol')).toBe('yes');
-    expect((await kubectl('delete', 'clusterrole', 'datavolumes-view')).err).toBe('');
+    expect((await kubectl('delete', 'clusterrole', 'leases-view')).err).toBe('');
     for (let i = 0; i < 50 && (await canList('alice')) !== 'no'; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await canList('alice')).toBe('no');
   });

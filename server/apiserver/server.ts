@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { log } from '../log';
 import { dataPaths } from '../data-dir';
 import { ensureTokenSigner } from './sa-token-signer';
+import { ensureUploadTokenKey, publishUploadTokenKey } from './upload-token-key';
 import { serviceAccountTokenAuthenticator } from './sa-token-authn';
 import { authenticateToken, ensureTokens, tokenFor, ADMIN_USER, KUBELET_CLIENT_USER, VIEWER_USER } from './tokens';
 import { ensurePki } from './pki';
@@ -63,6 +64,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const store = opts.storeFactory ? opts.storeFactory(paths.db) : openSqliteStore(paths.db, { compactKeep: COMPACT_KEEP });
   const ctx: ApiContext = { store, registry: new TypeRegistry(), webhooks: { mutating: [], validating: [] }, apiservices: [], log: logger, rbac: new RbacCache(store), rootCaPem: pki.caPem };
   ctx.tokenSigner = ensureTokenSigner(paths.pki);
+  ctx.uploadTokenKey = ensureUploadTokenKey(paths.pki);
   const boundTokens = serviceAccountTokenAuthenticator(ctx, ctx.tokenSigner);
   tokens.boundTokens = (token) => boundTokens(token);
   // a TokenReview naming audiences: file tokens serve any audience, a bound token only its own
@@ -73,6 +75,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   await ensureSystemNamespaces(ctx);
   await reconcileBootstrapPolicy(ctx);
   await publishExtensionApiserverAuthentication(ctx, pki.caPem);
+  await publishUploadTokenKey(ctx, ctx.uploadTokenKey);
   await aggregateClusterRoles(ctx);
   const crdCount = opts.installCRDs === false ? 0 : await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
   const host = opts.host ?? '127.0.0.1';

@@ -7,6 +7,7 @@
  */
 import { AGGREGATE_TO, clusterRole, clusterRoleBinding, rule } from './bootstrap-policy';
 import type { Binding, PolicyRule, Role } from './policy';
+import { CDI_CLUSTER_ROLES } from './cdi-policy';
 
 const READ = ['get', 'list', 'watch'];
 const EDIT = ['get', 'delete', 'create', 'update', 'patch', 'list', 'watch'];
@@ -80,6 +81,7 @@ export const KUBEVIRT_CLUSTER_ROLES: Role[] = [
   clusterRole('kubevirt.io:migrate', [rule(['update'], [SUB], VM_SUB('migrate')), rule(ADMIN, ['kubevirt.io'], ['virtualmachineinstancemigrations'])], APP, undefined, false),
   clusterRole('instancetype.kubevirt.io:view', [rule(READ, ['instancetype.kubevirt.io'], ['virtualmachineclusterinstancetypes', 'virtualmachineclusterpreferences'])], APP, undefined, false),
   clusterRole('kv:cluster-reader', CLUSTER_READER_RULES),
+  ...CDI_CLUSTER_ROLES,
 ];
 
 export const KUBEVIRT_CLUSTER_ROLE_BINDINGS: Binding[] = [

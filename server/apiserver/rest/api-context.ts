@@ -28,4 +28,6 @@ export interface ApiContext {
   rootCaPem?: string;
   /** signs ServiceAccount tokens (serviceaccounts/token) */
   tokenSigner?: import('../sa-token-signer').TokenSigner;
+  /** signs CDI upload tokens (UploadTokenRequest) */
+  uploadTokenKey?: import('node:crypto').KeyObject;
 }

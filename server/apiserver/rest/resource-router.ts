@@ -5,6 +5,7 @@ import { VIRTUAL_RESOURCES } from './types/builtin-types';
 import type { ResourceRequest } from './handler-context';
 import { handleBinding, handleEviction } from './write/pod-subresources';
 import { handleTokenRequest } from './write/token-request';
+import { handleUploadTokenRequest } from './write/upload-token-request';
 import { handleGetScale, handlePatchScale, handleUpdateScale } from './write/scale-subresource';
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
 import { handlePodLog } from './read/pod-log';
@@ -48,7 +49,7 @@ export async function routeResource(r: ResourceRequest): Promise<void> {
   }
   if (VIRTUAL_RESOURCES.has(rt.resource)) {
     if (info.verb !== 'create') throw methodNotAllowed();
-    return handleAccessReview(r);
+    return rt.resource === 'uploadtokenrequests' ? handleUploadTokenRequest(r) : handleAccessReview(r);
   }
   // kube-apiserver warns on every request to a deprecated custom resource version
   if (rt.deprecated && rt.deprecationWarning) r.res.setHeader('Warning', `299 - ${JSON.stringify(rt.deprecationWarning)}`);

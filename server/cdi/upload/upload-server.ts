@@ -1,21 +1,20 @@
 /**
  * The upload endpoint (CDI's cdi-uploadproxy + upload server in one): `POST /v1beta1/upload` with
- * the image as the body, `?namespace=NS&name=DV` naming an upload DataVolume in UploadReady, and the
- * caller's own bearer token, which must be allowed to update that DataVolume (TokenReview +
- * SubjectAccessReview). The bytes go to a sparse scratch file in the claim, then through the
- * importer's conversion into disk.img; the DataVolume ends Succeeded or Failed with the reason.
- * Differences from CDI: no UploadTokenRequest (the caller's token is checked directly), plain HTTP
- * on loopback (embedded mode).
+ * the image as the body and an upload token (UploadTokenRequest) naming an upload DataVolume in
+ * UploadReady, or the caller's own token with `?namespace=NS&name=DV` (upload-auth.ts). The bytes
+ * go to a sparse scratch file in the claim, then through the importer's conversion into disk.img;
+ * the DataVolume ends Succeeded or Failed with the reason. Differences from CDI: plain HTTP on
+ * loopback (embedded mode), and the caller's own token is still taken.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { bearerToken, DelegatedAuth } from '../../kube/delegated-auth';
 import { log } from '../../log';
 import { diskFromFile } from '../importer/import-disk';
 import { ImportError } from '../importer/fetch-source';
 import { SparseFileWriter } from '../importer/sparse-writer';
+import { uploadAuthorizer, type UploadAuthorizer } from './upload-auth';
 
 export interface UploadTarget {
   /** the claim's host path (directory or Block file) and size, once the DataVolume is UploadReady */
@@ -29,24 +28,18 @@ const send = (res: ServerResponse, code: number, message: string) => {
 };
 
 
-export function createUploadServer(kc: KubeConfig, target: UploadTarget): Server {
+export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: UploadAuthorizer = uploadAuthorizer(kc)): Server {
   const logger = log.child({ component: 'uploadproxy' });
   const busy = new Set<string>();
-  // every upload asks afresh (no cached decisions): a revoked right stops the next upload at once
-  const auth = new DelegatedAuth(kc, { allowTtlMs: 0, denyTtlMs: 0 });
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://uploadproxy');
       if (url.pathname === '/healthz') return send(res, 200, 'ok');
       if (url.pathname !== '/v1beta1/upload' && url.pathname !== '/v1beta1/upload-async') return send(res, 404, 'not found');
       if (req.method !== 'POST') return send(res, 405, 'method not allowed');
-      const namespace = url.searchParams.get('namespace') ?? '';
-      const name = url.searchParams.get('name') ?? '';
-      const token = bearerToken(req.headers.authorization);
-      if (!namespace || !name) return send(res, 400, 'namespace and name query parameters are required');
-      if (!token) return send(res, 401, 'missing bearer token');
-      const review = await auth.review(token, { group: 'cdi.kubevirt.io', resource: 'datavolumes', verb: 'update', namespace, name });
-      if (!review.allowed) return send(res, review.code, review.code === 401 ? 'invalid token' : `User "${review.username}" cannot upload to datavolume ${namespace}/${name}`);
+      const allowed = await auth.authorize(req.headers.authorization, url.searchParams);
+      if (!allowed.ok) return send(res, allowed.code, allowed.message);
+      const { namespace, name } = allowed;
       const where = await target.resolve(namespace, name);
       if ('error' in where) return send(res, where.code, where.error);
       const key = `${namespace}/${name}`;

@@ -1,8 +1,9 @@
 /**
  * `virtctl image-upload dv NAME --size=SIZE --image-path=FILE [--storage-class C] [--access-mode M]
  * [--volume-mode filesystem|block] [--uploadproxy-url URL] [--no-create] [--wait-secs N] [--insecure]`:
- * creates an upload DataVolume, waits for UploadReady, sends the file with a progress line on
- * stderr, and waits for the processing to end, with KubeVirt's virtctl messages. The upload
+ * creates an upload DataVolume, waits for UploadReady, asks for an upload token (UploadTokenRequest),
+ * sends the file with it and a progress line on stderr, and waits for the processing to end, with
+ * KubeVirt's virtctl messages. The upload
  * endpoint is the one `kv storage` advertises (Endpoints kubevirt/cdi-uploadproxy) unless given.
  */
 import { createReadStream, statSync } from 'node:fs';
@@ -59,6 +60,18 @@ async function uploadProxyURL(kc: KubeConfig, given: string | undefined): Promis
     return `http://${subset.addresses[0].ip}:${subset.ports[0].port}`;
   } catch {
     throw new VirtctlError('cannot find the upload proxy: pass --uploadproxy-url (on `kv up` it is the Endpoints kubevirt/cdi-uploadproxy)');
+  }
+}
+
+/** an UploadTokenRequest for the PVC, as KubeVirt's virtctl asks CDI: the token alone names the PVC to the upload proxy */
+async function uploadToken(kc: KubeConfig, namespace: string, pvcName: string): Promise<string> {
+  const body = { apiVersion: 'upload.cdi.kubevirt.io/v1beta1', kind: 'UploadTokenRequest', metadata: { name: 'token-for-virtctl', namespace }, spec: { pvcName } };
+  try {
+    const res = JSON.parse((await apiRequest(kc, 'POST', `/apis/upload.cdi.kubevirt.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/uploadtokenrequests`, body)).body.toString('utf8')) as { status?: { token?: string } };
+    if (!res.status?.token) throw new Error('no token in the UploadTokenRequest\'s status');
+    return res.status.token;
+  } catch (err) {
+    throw new VirtctlError(err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -141,8 +154,8 @@ export async function imageUploadCommand(argv: string[], out: Output): Promise<v
   out.stdout('Pod now ready\n');
   const base = await uploadProxyURL(kc, typeof values['uploadproxy-url'] === 'string' ? values['uploadproxy-url'] : undefined);
   out.stdout(`Uploading data to ${base}\n\n`);
-  const url = new URL(`${base}/v1beta1/upload?namespace=${encodeURIComponent(namespace)}&name=${encodeURIComponent(name)}`);
-  const sent = await sendFile(url, imagePath, fileSize, kc.getCurrentUser()?.token, values.insecure === true, out);
+  const token = await uploadToken(kc, namespace, name);
+  const sent = await sendFile(new URL(`${base}/v1beta1/upload`), imagePath, fileSize, token, values.insecure === true, out);
   if (sent.status !== 200) throw new VirtctlError(`unexpected return value ${sent.status}, ${sent.body}`);
   out.stdout('\nUploading data completed successfully, waiting for processing to complete, you can hit ctrl-c without interrupting the progress\n');
   await waitFor('processing to complete', waitSecs, async () => {

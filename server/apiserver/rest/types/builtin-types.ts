@@ -52,6 +52,8 @@ const SPECS: BuiltinSpec[] = [
   { group: 'rbac.authorization.k8s.io', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
   { group: 'authentication.k8s.io', resource: 'tokenreviews', kind: 'TokenReview', namespaced: false, verbs: ['create'] },
   { group: 'authentication.k8s.io', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] },
+  // CDI's cdi-apiserver serves this group by aggregation; served here natively (docs/storage.md)
+  { group: 'upload.cdi.kubevirt.io', version: 'v1beta1', resource: 'uploadtokenrequests', kind: 'UploadTokenRequest', namespaced: true, shortNames: ['utr', 'utrs'], verbs: ['create'] },
 ];
 
 function toServedType(s: BuiltinSpec): ServedType {
@@ -82,7 +84,7 @@ function toServedType(s: BuiltinSpec): ServedType {
 export const BUILTIN_TYPES: readonly ServedType[] = SPECS.map(toServedType);
 
 /** resources that have no storage: their create is answered by a handler */
-export const VIRTUAL_RESOURCES = new Set(['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'tokenreviews', 'selfsubjectreviews']);
+export const VIRTUAL_RESOURCES = new Set(['subjectaccessreviews', 'selfsubjectaccessreviews', 'selfsubjectrulesreviews', 'tokenreviews', 'selfsubjectreviews', 'uploadtokenrequests']);
 
 /** namespaces that always exist, created at start like kube-apiserver's bootstrap */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
