@@ -11,6 +11,7 @@ import { callAction, isRunning } from './support/lifecycle-table';
 import { callRest, subresource, until } from './support/rest';
 import { openStream, PLAIN_SUBPROTOCOL, readUntil } from './support/streams';
 import { createVM, demoVM, NS, readState } from './support/vm-fixtures';
+import { criLogText } from '../server/kube/cri-log';
 
 const VM = 'streams';
 const vmiPath = (sub: string) => subresource(NS, 'virtualmachineinstances', VM, sub);
@@ -45,7 +46,7 @@ describe('streams through the API server', () => {
     const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${VM}`)).body;
     const pods = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`kubevirt.io/created-by=${vmi.metadata.uid}`)}`)).body.items;
     const file = join(c.cluster.dataDir, 'nodes', pods[0].spec.nodeName, 'pods', pods[0].metadata.uid, 'guest-console-log.log');
-    expect(readFileSync(file, 'utf8')).toMatch(/\S+ login: /);
+    expect(criLogText(readFileSync(file))).toMatch(/\S+ login: /);
   });
 
   it('the serial console shows the login prompt after a newline', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeCriChunk, formatRfc3339Nano, MAX_RECORD_BYTES, nowNs, parseCriRecord, parseRfc3339Nano } from './cri-log';
+import { criLogText, encodeCriChunk, formatRfc3339Nano, MAX_RECORD_BYTES, nowNs, parseCriRecord, parseRfc3339Nano } from './cri-log';
 
 const T = 1_767_225_600_123_456_789n; // 2026-01-01T00:00:00.123456789Z
 
@@ -58,5 +58,10 @@ describe('CRI log records', () => {
     expect(parseCriRecord(Buffer.from('Linux version 6.1'))).toBeUndefined();
     expect(parseCriRecord(Buffer.from('2026 stdout F x'))).toBeUndefined();
     expect(parseCriRecord(Buffer.from(`${at} stdin F x`))).toBeUndefined();
+  });
+
+  it('a whole file reads back as the text written, plain lines of an older file as they are', () => {
+    const file = Buffer.concat([Buffer.from('old\n'), encodeCriChunk(Buffer.from('a\nb'), 'stdout', T), encodeCriChunk(Buffer.from('c\nlogin: '), 'stderr', T)]);
+    expect(criLogText(file)).toBe('old\na\nbc\nlogin: ');
   });
 });

@@ -94,3 +94,19 @@ export function parseCriRecord(line: Buffer): CriRecord | undefined {
   if (ns === undefined) return undefined;
   return { time: head[1], ns, stream: head[2] as CriStream, partial: head[3] === 'P', content: line.subarray(head[0].length) };
 }
+
+/** A whole log file's text as the container wrote it (records joined; plain lines as they are). */
+export function criLogText(data: Buffer): string {
+  const out: Buffer[] = [];
+  let start = 0;
+  while (start < data.length) {
+    const nl = data.indexOf(NL, start);
+    const end = nl === -1 ? data.length : nl;
+    const line = data.subarray(start, end);
+    const rec = parseCriRecord(line);
+    out.push(rec ? rec.content : line);
+    if (nl !== -1 && !rec?.partial) out.push(Buffer.from('\n'));
+    start = end + 1;
+  }
+  return Buffer.concat(out).toString('utf8');
+}

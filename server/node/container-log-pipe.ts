@@ -13,8 +13,11 @@ import { encodeCriChunk, type CriStream } from '../kube/cri-log';
 
 const STREAMS: CriStream[] = ['stdout', 'stderr'];
 
-/** per log file: the streams still being read (one reader per FIFO, across container restarts) */
-const attached = new Map<string, Set<CriStream>>();
+/**
+ * per log file: the reader of each stream. One per FIFO across container restarts: a reader that has
+ * not seen EOF by the time the next container holds the pipe open never will, and carries on.
+ */
+const readers = new Map<string, Map<CriStream, net.Socket>>();
 
 export function containerLogFile(dir: string, container: string): string {
   return join(dir, `${container}.log`);
@@ -24,16 +27,11 @@ function fifoPath(dir: string, container: string, stream: CriStream): string {
   return join(dir, `.${container}.${stream}.fifo`);
 }
 
-function readInto(logFile: string, fifo: string, stream: CriStream, streams: Set<CriStream>): void {
+function readInto(logFile: string, fifo: string, stream: CriStream, mine: Map<CriStream, net.Socket>): void {
   // O_NONBLOCK: opening the read end waits for no writer; a read sees EOF once every writer is gone
   const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const sock = new net.Socket({ fd, readable: true, writable: false });
-  streams.add(stream);
-  const done = () => {
-    closeSync(out);
-    streams.delete(stream);
-    if (!streams.size) attached.delete(logFile);
-  };
+  mine.set(stream, sock);
   // held open: a Pod dir removed meanwhile takes the records with it, never an error here
   const out = openSync(logFile, 'a');
   sock.on('data', (chunk: Buffer) => {
@@ -45,18 +43,24 @@ function readInto(logFile: string, fifo: string, stream: CriStream, streams: Set
   });
   sock.on('end', () => sock.destroy());
   sock.on('error', () => sock.destroy());
-  sock.once('close', done);
+  sock.once('close', () => {
+    closeSync(out);
+    if (mine.get(stream) === sock) mine.delete(stream);
+    if (!mine.size && readers.get(logFile) === mine) readers.delete(logFile);
+  });
 }
 
 function attach(dir: string, container: string): void {
   const logFile = containerLogFile(dir, container);
-  const streams = attached.get(logFile) ?? new Set<CriStream>();
-  attached.set(logFile, streams);
+  const mine = readers.get(logFile) ?? new Map<CriStream, net.Socket>();
+  readers.set(logFile, mine);
   for (const stream of STREAMS) {
     const fifo = fifoPath(dir, container, stream);
-    if (!streams.has(stream) && existsSync(fifo)) readInto(logFile, fifo, stream, streams);
+    const current = mine.get(stream);
+    if (current && !current.readableEnded && !current.destroyed) continue;
+    if (existsSync(fifo)) readInto(logFile, fifo, stream, mine);
   }
-  if (!streams.size) attached.delete(logFile);
+  if (!mine.size) readers.delete(logFile);
 }
 
 /**

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../../apiserver/kubeconfig';
+import { dataPaths } from '../../data-dir';
+import { criLogText } from '../../kube/cri-log';
 import { startTestServer, type TestServer } from '../../apiserver/testing/test-server';
 import { makeKubeClients, type KubeClients } from '../../kube/clients';
 import { makeKubeConfig } from '../../kube/kubeconfig';
@@ -89,6 +91,20 @@ describe('kubectl logs through the kubelet API', () => {
     expect(await admin('logs', 'timed', `--since=${age}s`)).toMatchObject({ code: 0, out: 'late line\n' });
     expect(await admin('logs', 'timed', '--since=1h', '--tail=2')).toMatchObject({ code: 0, out: 'oops\nlate line\n' });
     expect((await admin('logs', 'timed', '--timestamps', '--tail=1')).out).toBe(`${lines[2]![0]}\n`);
+  });
+
+  // kubectl logs shows every run here (one file per container, appended), where kube shows the current one
+  it('a restarted container is logged too (the kubelet keeps reading the same pipe)', async () => {
+    const body = pod('looper', 'echo "run at $(date +%s%N)"; exit 1');
+    body.spec!.restartPolicy = 'Always';
+    await c.core.createNamespacedPod({ namespace: 'default', body });
+    await waitFor(async () => ((await c.core.readNamespacedPod({ namespace: 'default', name: 'looper' })).status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2, 30_000, 'two restarts');
+    const p = await c.core.readNamespacedPod({ namespace: 'default', name: 'looper' });
+    const file = join(dataPaths(t.dataDir).node(NODE), 'pods', p.metadata!.uid!, 'main.log');
+    const runs = criLogText(readFileSync(file)).split('\n').filter((l) => l.startsWith('run at '));
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(runs).size).toBe(runs.length);
+    await c.core.deleteNamespacedPod({ namespace: 'default', name: 'looper', gracePeriodSeconds: 0 });
   });
 
   it('follows a container until it ends', async () => {
