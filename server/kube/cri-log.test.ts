@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { criLogText, encodeCriChunk, formatRfc3339Nano, MAX_RECORD_BYTES, nowNs, parseCriRecord, parseRfc3339Nano } from './cri-log';
+import { criLogText, encodeCriChunk, formatRfc3339Nano, formatRfc3339NanoFixed, MAX_RECORD_BYTES, nowNs, parseCriRecord, parseRfc3339Nano } from './cri-log';
 
 const T = 1_767_225_600_123_456_789n; // 2026-01-01T00:00:00.123456789Z
 
@@ -11,6 +11,11 @@ describe('CRI log times', () => {
   ])('formats %s as Go RFC3339Nano', (ns, text) => {
     expect(formatRfc3339Nano(ns)).toBe(text);
     expect(parseRfc3339Nano(text)).toBe(ns);
+  });
+
+  it('prints RFC3339NanoFixed for timestamps: nine digits always', () => {
+    expect(formatRfc3339NanoFixed(T)).toBe('2026-01-01T00:00:00.123456789Z');
+    expect(formatRfc3339NanoFixed(1_767_225_600_000_000_000n)).toBe('2026-01-01T00:00:00.000000000Z');
   });
 
   it('parses offsets and second-precision times; refuses what is not RFC 3339', () => {

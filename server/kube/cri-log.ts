@@ -31,6 +31,12 @@ export function formatRfc3339Nano(ns: bigint): string {
   return `${base}${frac ? `.${frac}` : ''}Z`;
 }
 
+/** RFC3339NanoFixed, as the kubelet prints `timestamps`: always nine fraction digits, UTC. */
+export function formatRfc3339NanoFixed(ns: bigint): string {
+  const base = new Date(Number(ns / NS_PER_MS)).toISOString().slice(0, 19);
+  return `${base}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}Z`;
+}
+
 const RFC3339 = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i;
 
 /** An RFC 3339 time (any fraction up to ns, any offset) in ns since the epoch, or undefined. */

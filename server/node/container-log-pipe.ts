@@ -31,6 +31,7 @@ function readInto(logFile: string, fifo: string, stream: CriStream, mine: Map<Cr
   // O_NONBLOCK: opening the read end waits for no writer; a read sees EOF once every writer is gone
   const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const sock = new net.Socket({ fd, readable: true, writable: false });
+  sock.unref(); // a reader never keeps the kubelet's process alive
   mine.set(stream, sock);
   // held open: a Pod dir removed meanwhile takes the records with it, never an error here
   const out = openSync(logFile, 'a');

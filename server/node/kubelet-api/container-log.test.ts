@@ -94,7 +94,7 @@ describe('CRI container log files', () => {
   });
 
   it('prefixes each line, not each record, with its time', async () => {
-    expect(await read(log, { timestamps: true })).toBe('2026-01-01T00:00:01Z one\n2026-01-01T00:00:02Z two\n2026-01-01T00:00:04Z err\n2026-01-01T00:00:05Z prompt> ');
+    expect(await read(log, { timestamps: true })).toBe('2026-01-01T00:00:01.000000000Z one\n2026-01-01T00:00:02.000000000Z two\n2026-01-01T00:00:04.000000000Z err\n2026-01-01T00:00:05.000000000Z prompt> ');
   });
 
   it.each([
@@ -109,16 +109,16 @@ describe('CRI container log files', () => {
   it('since skips older records; tail comes first, then since, then the byte limit (prefix included)', async () => {
     expect(await read(log, { sinceNs: sec(4) })).toBe('err\nprompt> ');
     // the second half of a line started before `since` comes without the line's start and without a prefix
-    expect(await read(log, { sinceNs: sec(3), timestamps: true })).toBe('o\n2026-01-01T00:00:04Z err\n2026-01-01T00:00:05Z prompt> ');
+    expect(await read(log, { sinceNs: sec(3), timestamps: true })).toBe('o\n2026-01-01T00:00:04.000000000Z err\n2026-01-01T00:00:05.000000000Z prompt> ');
     expect(await read(log, { tailLines: 3, sinceNs: sec(4) })).toBe('err\nprompt> ');
     expect(await read(log, { tailLines: 1, sinceNs: sec(1) })).toBe('prompt> ');
-    expect(await read(log, { sinceNs: sec(4), timestamps: true, limitBytes: 25 })).toBe('2026-01-01T00:00:04Z err\n');
+    expect(await read(log, { sinceNs: sec(4), timestamps: true, limitBytes: 35 })).toBe('2026-01-01T00:00:04.000000000Z err\n');
     expect(await read(log, { sinceNs: sec(9) })).toBe('');
   });
 
   it('a file begun in the plain format and continued in CRI reads as one log; plain lines have no time', async () => {
     const mixed = file('mixed.log', 'old line\n' + cri([1, 'stdout', 'new line\n']));
-    expect(await read(mixed, { timestamps: true })).toBe('old line\n2026-01-01T00:00:01Z new line\n');
+    expect(await read(mixed, { timestamps: true })).toBe('old line\n2026-01-01T00:00:01.000000000Z new line\n');
     expect(await read(mixed, { tailLines: 1 })).toBe('new line\n');
   });
 
@@ -134,7 +134,7 @@ describe('CRI container log files', () => {
     await new Promise((r) => setTimeout(r, 40));
     running = false;
     await done;
-    expect(parts.join('')).toBe('2026-01-01T00:00:01Z a\n2026-01-01T00:00:02Z b\n2026-01-01T00:00:03Z login: root\n');
+    expect(parts.join('')).toBe('2026-01-01T00:00:01.000000000Z a\n2026-01-01T00:00:02.000000000Z b\n2026-01-01T00:00:03.000000000Z login: root\n');
   });
 
   it('parses timestamps, sinceSeconds and sinceTime', () => {

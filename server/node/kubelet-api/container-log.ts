@@ -7,7 +7,7 @@
  * follower that finds the file shorter than its offset starts again from 0, past what it has sent.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { nowNs, parseCriRecord, parseRfc3339Nano } from '../../kube/cri-log';
+import { formatRfc3339NanoFixed, nowNs, parseCriRecord, parseRfc3339Nano } from '../../kube/cri-log';
 
 export interface LogQuery {
   follow: boolean;
@@ -123,7 +123,7 @@ export function tailOffset(file: string, size: number, lines: number): number {
 
 /**
  * Turns raw log lines back into what the container wrote, the kubelet's way: lines older than
- * `since` skipped, a time prefix on each line with `timestamps`. Plain lines (files written before
+ * `since` skipped, a time prefix on each line with `timestamps` (RFC3339NanoFixed, as kubectl shows). Plain lines (files written before
  * the CRI format) have no time: they are kept whatever `since` says and get no prefix.
  */
 class LogRenderer {
@@ -151,7 +151,7 @@ class LogRenderer {
     if (this.query.sinceNs !== undefined && rec.ns < this.query.sinceNs) return true;
     this.lastNs = rec.ns;
     const parts = [rec.content];
-    if (this.query.timestamps && atStart) parts.unshift(Buffer.from(`${rec.time} `));
+    if (this.query.timestamps && atStart) parts.unshift(Buffer.from(`${formatRfc3339NanoFixed(rec.ns)} `));
     if (!rec.partial) parts.push(NEWLINE);
     return this.emit(Buffer.concat(parts));
   }
