@@ -67,6 +67,18 @@ describe('container log reading', () => {
     expect(parts.join('')).toBe('a\nb\nc\n');
   });
 
+  it('a follower still gets what reaches the file just after the container stopped', async () => {
+    const p = file('late.log', 'a\n');
+    let calls = 0;
+    const isRunning = () => {
+      if (++calls === 2) setTimeout(() => appendFileSync(p, 'last words\n'), 0); // the pipe's last bytes, after the exit
+      return calls < 2;
+    };
+    const parts: string[] = [];
+    await streamLog(p, { follow: true }, { write: (b) => parts.push(b.toString()) }, { isRunning, signal: new AbortController().signal, pollMs: 20 });
+    expect(parts.join('')).toBe('a\nlast words\n');
+  });
+
   it('a follower ends when the client goes', async () => {
     const p = file('g.log', 'x\n');
     const abort = new AbortController();

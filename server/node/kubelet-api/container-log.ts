@@ -211,8 +211,11 @@ export async function streamLog(file: string, query: LogQuery, sink: LogSink, op
   if (!drain(size)) return;
   if (!query.follow) return finish();
   const pollMs = opts.pollMs ?? FOLLOW_POLL_MS;
+  // once the container has stopped, one more poll: its last output may still be on its way from
+  // the pipe into the file (the kubelet sees the exit and the pipe's last bytes in either order)
+  let stoppedPolls = 0;
   while (!opts.signal.aborted) {
-    const running = opts.isRunning();
+    if (!opts.isRunning()) stoppedPolls++;
     const now = sizeOf(file) ?? 0;
     if (now < pos) {
       pos = 0;
@@ -220,7 +223,7 @@ export async function streamLog(file: string, query: LogQuery, sink: LogSink, op
       render.restarted();
     }
     if (!drain(now)) return;
-    if (!running) return finish();
+    if (stoppedPolls > 1) return finish();
     await new Promise<void>((resolve) => {
       const onAbort = () => { clearTimeout(t); resolve(); };
       const t = setTimeout(() => { opts.signal.removeEventListener('abort', onAbort); resolve(); }, pollMs);
