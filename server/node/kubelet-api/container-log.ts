@@ -123,8 +123,9 @@ export function tailOffset(file: string, size: number, lines: number): number {
 
 /**
  * Turns raw log lines back into what the container wrote, the kubelet's way: lines older than
- * `since` skipped, a time prefix on each line with `timestamps` (RFC3339NanoFixed, as kubectl shows). Plain lines (files written before
- * the CRI format) have no time: they are kept whatever `since` says and get no prefix.
+ * `since` skipped, a time prefix on each line with `timestamps` (RFC3339NanoFixed, as kubectl
+ * shows). Plain lines (files written before the CRI format) have no time: they are kept whatever
+ * `since` says and get no prefix.
  */
 class LogRenderer {
   private lineStart = true;
