@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import { dataPaths } from '../server/data-dir';
+import { criLogText } from '../server/kube/cri-log';
 
 export const STAGES = ['vmi:Scheduling', 'pod:added', 'pod:bound', 'pod:Running', 'vmi:Scheduled', 'launcher:listening', 'launcher:domainStarted', 'vmi:Running'] as const;
 type Stage = (typeof STAGES)[number];
@@ -58,7 +59,7 @@ export class StageRecorder {
     for (const t of this.traces.values()) {
       if (!t.node || !t.podUID) continue;
       const file = join(dataPaths(dataDir).node(t.node), 'pods', t.podUID, 'compute.log');
-      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      const text = existsSync(file) ? criLogText(readFileSync(file)) : '';
       for (const l of text.split('\n')) {
         if (!l.startsWith('{')) continue;
         const e = JSON.parse(l) as { msg?: string; time?: string; steps?: Record<string, number> };

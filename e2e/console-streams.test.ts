@@ -11,6 +11,7 @@ import { callAction, isRunning } from './support/lifecycle-table';
 import { callRest, subresource, until } from './support/rest';
 import { openStream, PLAIN_SUBPROTOCOL, readUntil } from './support/streams';
 import { createVM, demoVM, NS, readState } from './support/vm-fixtures';
+import { criLogText } from '../server/kube/cri-log';
 
 const VM = 'streams';
 const vmiPath = (sub: string) => subresource(NS, 'virtualmachineinstances', VM, sub);
@@ -45,7 +46,18 @@ describe('streams through the API server', () => {
     const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${VM}`)).body;
     const pods = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`kubevirt.io/created-by=${vmi.metadata.uid}`)}`)).body.items;
     const file = join(c.cluster.dataDir, 'nodes', pods[0].spec.nodeName, 'pods', pods[0].metadata.uid, 'guest-console-log.log');
-    expect(readFileSync(file, 'utf8')).toMatch(/\S+ login: /);
+    expect(criLogText(readFileSync(file))).toMatch(/\S+ login: /);
+    // and it is the launcher Pod's guest-console-log log, each line with the time the launcher got it
+    const logPath = `/api/v1/namespaces/${NS}/pods/${pods[0].metadata.name}/log?container=guest-console-log`;
+    const stamped = (await callRest(c.admin, 'GET', `${logPath}&timestamps=true`)).raw.toString('utf8').split('\n').filter(Boolean);
+    const stamp = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z) /;
+    expect(stamped.every((l) => stamp.test(l))).toBe(true);
+    const firstAt = Date.parse(stamp.exec(stamped[0])![1]);
+    expect(firstAt).toBeGreaterThanOrEqual(Date.parse(pods[0].metadata.creationTimestamp) - 1000);
+    expect(stamped.some((l) => / login: /.test(l))).toBe(true);
+    // the boot is more than 10 s old: --since=5s leaves it out
+    const recent = (await callRest(c.admin, 'GET', `${logPath}&sinceSeconds=5`)).raw.toString('utf8');
+    expect(recent).not.toContain('Linux version');
   });
 
   it('the serial console shows the login prompt after a newline', async () => {

@@ -12,6 +12,7 @@ import { dataPaths } from '../data-dir';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { startTestApiServer } from '../kube/testing/api-server';
 import { waitFor } from '../kube/testing/wait-for';
+import { criLogText } from '../kube/cri-log';
 import { Kubelet } from './kubelet';
 import { prepareContainerConfig } from './container-config';
 
@@ -93,7 +94,7 @@ describe('the process-kubelet runs kubevirt-ts:<tag> as a container', () => {
     await c.core.createNamespacedPod({ namespace: 'default', body: pod });
     const p = await waitFor(async () => { const x = await getPod('probe'); return x?.status?.phase === 'Running' ? x : undefined; }, 20_000, 'Running');
     const logFile = join(dataPaths(api.dataDir).node(NODE), 'pods', p.metadata!.uid!, 'main.log');
-    const out = await waitFor(() => { const t = existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''; return t.includes('---end') ? t : undefined; }, 20_000, 'probe output');
+    const out = await waitFor(() => { const t = existsSync(logFile) ? criLogText(readFileSync(logFile)) : ''; return t.includes('---end') ? t : undefined; }, 20_000, 'probe output');
     const apiUrl = new URL(api.url);
     expect(out).toContain(`NAME=probe NS=default NODE=${NODE} IP=127.0.0.1 SA=runner MODE=fast SECRET=s3cret MEM=64`);
     expect(out).toContain(`KSH=${apiUrl.hostname} KSP=${apiUrl.port} KV_POD_DIR=unset`);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { dataPaths } from '../data-dir';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { startTestApiServer } from '../kube/testing/api-server';
 import { waitFor } from '../kube/testing/wait-for';
+import { parseCriRecord } from '../kube/cri-log';
 import { KV_SCRIPT } from './kubelet';
 import { readProcessStartTime, signalProcessGroup } from './proc-stat';
 
@@ -30,8 +31,8 @@ describe('kv node as a process: crash, restart, shutdown', () => {
   }
   const exited = (child: ChildProcess) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
 
-  async function runSleepPod(name: string, node: string): Promise<V1Pod> {
-    const body: V1Pod = { metadata: { name, namespace: 'default' }, spec: { nodeName: node, restartPolicy: 'Never', containers: [{ name: 'main', command: ['sleep', '1000'] }] } };
+  async function runSleepPod(name: string, node: string, command = ['sleep', '1000']): Promise<V1Pod> {
+    const body: V1Pod = { metadata: { name, namespace: 'default' }, spec: { nodeName: node, restartPolicy: 'Never', containers: [{ name: 'main', command }] } };
     await c.core.createNamespacedPod({ namespace: 'default', body });
     const pod = await waitFor(async () => {
       const p = await c.core.readNamespacedPod({ namespace: 'default', name }).catch(() => undefined);
@@ -75,6 +76,28 @@ describe('kv node as a process: crash, restart, shutdown', () => {
     await c.core.deleteNamespacedPod({ namespace: 'default', name: 'survivor', gracePeriodSeconds: 5 });
     await waitFor(async () => !(await c.core.readNamespacedPod({ namespace: 'default', name: 'survivor' }).catch(() => undefined)), 20_000, 'pod deleted');
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('a container that writes while its kubelet is down keeps running; the restarted kubelet logs what it wrote meanwhile', async () => {
+    const first = startNode('node-l');
+    const pod = await runSleepPod('ticker', 'node-l', ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.1; done']);
+    const logFile = join(dataPaths(api.dataDir).node('node-l'), 'pods', pod.metadata!.uid!, 'main.log');
+    const ticks = () => readFileSync(logFile, 'latin1').split('\n').filter(Boolean).map((l) => {
+      const r = parseCriRecord(Buffer.from(l, 'latin1'));
+      expect(r?.stream).toBe('stdout');
+      return Number(/^tick (\d+)$/.exec(r!.content.toString())![1]);
+    });
+    await waitFor(() => ticks().length >= 3, 10_000, 'first ticks');
+    first.kill('SIGKILL');
+    await exited(first);
+    const atKill = ticks().at(-1)!;
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(isAlive(pidOf(pod))).toBe(true); // no SIGPIPE with nobody reading
+    expect(ticks().at(-1)! - atKill).toBeLessThanOrEqual(1);
+    startNode('node-l');
+    await waitFor(() => ticks().at(-1)! > atKill + 15, 20_000, 'ticks written while the kubelet was down');
+    const all = ticks();
+    expect(all).toEqual(all.map((_, i) => i + 1)); // none lost, none twice
   });
 
   it('a kubelet restarted after its pod was force-deleted kills the orphan and removes its dir', async () => {

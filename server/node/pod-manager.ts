@@ -15,6 +15,7 @@ import { VolumeSourceError } from './pod-volume-files';
 import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
+import { reattachContainerLog } from './container-log-pipe';
 import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
@@ -82,6 +83,7 @@ export class PodManager {
       const state = readPodState(dir);
       const rt: PodRuntime = state ? { ...state, dir } : { uid, key: '', container: '', restartCount: 0, dir };
       if (rt.pid && !rt.exit && !isContainerRunning(rt)) rt.exit = describeLostExit(rt);
+      else if (rt.pid && !rt.exit) reattachContainerLog(dir, rt.container);
       this.runtimes.set(uid, rt);
       this.log.info({ pod: rt.key, uid, pid: rt.pid, running: isContainerRunning(rt) }, 'pod adopted from disk');
     }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, mkdirSync } from 'node:fs';
+import { openContainerLog } from './container-log-pipe';
 import { formatKubeTime } from '../kube/time';
 import type { ContainerLaunch } from './pod-command';
 import { isSameProcessAlive, readProcessStartTime } from './proc-stat';
@@ -36,12 +36,13 @@ export function describeLostExit(rt: PodRuntime): ContainerExit {
 
 /**
  * Start the container as a detached host process (own session and process group, so it outlives
- * the kubelet), stdout/stderr appended to `<pod dir>/<container>.log`, and record state.json.
+ * the kubelet), stdout/stderr as CRI records in `<pod dir>/<container>.log` (container-log-pipe.ts),
+ * and record state.json.
  * `onExit` fires once when the process ends (or fails to start).
  */
 export function startContainer(rt: PodRuntime, launch: ContainerLaunch, onExit: (exit: ContainerExit) => void): void {
   mkdirSync(rt.dir, { recursive: true });
-  const logFd = openSync(join(rt.dir, `${rt.container}.log`), 'a');
+  const logFds = openContainerLog(rt.dir, rt.container);
   let reported = false;
   const report = (exit: ContainerExit) => {
     if (reported) return;
@@ -49,7 +50,7 @@ export function startContainer(rt: PodRuntime, launch: ContainerLaunch, onExit: 
     onExit(exit);
   };
   try {
-    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env as NodeJS.ProcessEnv, detached: true, stdio: ['ignore', logFd, logFd] });
+    const child = spawn(launch.file, launch.args, { cwd: launch.cwd, env: launch.env as NodeJS.ProcessEnv, detached: true, stdio: ['ignore', logFds.stdout, logFds.stderr] });
     rt.child = child;
     rt.pid = child.pid;
     rt.startTime = child.pid ? readProcessStartTime(child.pid) : undefined;
@@ -62,7 +63,8 @@ export function startContainer(rt: PodRuntime, launch: ContainerLaunch, onExit: 
     });
     child.on('exit', (code, signal) => report(describeExit(rt, code, signal)));
   } finally {
-    closeSync(logFd);
+    closeSync(logFds.stdout);
+    closeSync(logFds.stderr);
   }
   writePodState(rt);
 }

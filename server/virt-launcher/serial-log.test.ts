@@ -3,6 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_RECORD_BYTES, parseCriRecord } from '../kube/cri-log';
 import { ByteRing, FILE_MAX_BYTES, RING_BYTES, SerialLog } from './serial-log';
 
 describe('ByteRing', () => {
@@ -38,7 +39,7 @@ describe('SerialLog (a unix socket standing in for QEMU\'s serial chardev)', () 
 
   it('a client that connects later gets the boot it missed, then the live console; its keys reach the guest', async () => {
     guest!.write('Linux version 6.1\n');
-    await until(() => readFileSync(join(dir, 'guest-console-log.log'), 'utf8').includes('Linux'));
+    await until(() => readFileSync(join(dir, 'guest-console-log.log'), 'utf8').endsWith(' stdout F Linux version 6.1\n'));
     const client = net.connect(join(dir, 'serial.sock'));
     let seen = '';
     client.on('data', (d) => { seen += d; });
@@ -54,8 +55,15 @@ describe('SerialLog (a unix socket standing in for QEMU\'s serial chardev)', () 
     const chunk = Buffer.alloc(64 * 1024, 'x');
     for (let sent = 0; sent <= FILE_MAX_BYTES; sent += chunk.length) guest!.write(chunk);
     guest!.write('END');
-    await until(() => readFileSync(join(dir, 'guest-console-log.log'), 'latin1').endsWith('END'));
-    expect(statSync(join(dir, 'guest-console-log.log')).size).toBeLessThanOrEqual(FILE_MAX_BYTES);
-    expect(statSync(join(dir, 'guest-console-log.log')).size).toBeGreaterThanOrEqual(RING_BYTES);
+    const file = join(dir, 'guest-console-log.log');
+    const lines = () => readFileSync(file).subarray(0, -1).toString('latin1').split('\n');
+    await until(() => lines().at(-1)!.endsWith('END'));
+    // whole CRI records from the first byte: a time, the stream, the partial flag
+    const records = lines().map((l) => parseCriRecord(Buffer.from(l, 'latin1')));
+    expect(records.every((r) => r?.stream === 'stdout' && r.partial)).toBe(true);
+    expect(records.at(-1)!.content.toString()).toMatch(/^x*END$/);
+    expect(Date.now() - Number(records[0]!.ns / 1_000_000n)).toBeLessThan(60_000);
+    expect(statSync(file).size).toBeLessThanOrEqual(FILE_MAX_BYTES);
+    expect(statSync(file).size).toBeGreaterThanOrEqual(RING_BYTES - MAX_RECORD_BYTES - 64);
   });
 });

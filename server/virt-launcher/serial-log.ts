@@ -1,14 +1,16 @@
 /**
  * The guest's serial console, kept from its first byte (KubeVirt's logSerialConsole): the launcher
  * is QEMU's only serial client (connected before the guest runs), keeps the last RING_BYTES in
- * memory and in `guest-console-log.log` in the pod dir (bounded: rewritten from the ring when it
- * passes FILE_MAX_BYTES), and serves `serial.sock` to virt-handler. A client that connects gets
+ * memory and in `guest-console-log.log` in the pod dir as CRI log records, each chunk with the time
+ * it came (bounded: rewritten with the last RING_BYTES of records when it passes FILE_MAX_BYTES), so
+ * `kubectl logs -c guest-console-log --timestamps/--since` work as for any container; and serves `serial.sock` to virt-handler. A client that connects gets
  * the ring first (the boot it missed), then the live console; its keystrokes go to the guest. One
  * client at a time: a new one replaces the old, as with QEMU's own socket.
  */
 import { closeSync, openSync, rmSync, writeSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { log } from '../log';
+import { encodeCriChunk } from '../kube/cri-log';
 
 export const RING_BYTES = 512 * 1024;
 export const FILE_MAX_BYTES = 1024 * 1024;
@@ -52,6 +54,8 @@ export interface SerialLogOptions {
 
 export class SerialLog {
   private readonly ring = new ByteRing(RING_BYTES);
+  /** the file's last RING_BYTES of records, to rewrite it from */
+  private readonly fileRing = new ByteRing(RING_BYTES);
   private qemu?: net.Socket;
   private server?: net.Server;
   private client?: net.Socket;
@@ -80,16 +84,19 @@ export class SerialLog {
     this.ring.push(d);
     this.client?.write(d);
     if (this.fd === undefined) return;
-    writeSync(this.fd, d);
-    this.fileBytes += d.length;
+    const records = encodeCriChunk(d, 'stdout');
+    this.fileRing.push(records);
+    writeSync(this.fd, records);
+    this.fileBytes += records.length;
     if (this.fileBytes > FILE_MAX_BYTES) this.rewriteFile();
   }
 
-  /** Keeps the file bounded: its content becomes the ring's (the last RING_BYTES). */
+  /** Keeps the file bounded: its content becomes the last RING_BYTES of records, from a whole one. */
   private rewriteFile(): void {
     const path = this.opts.logFile!;
     closeSync(this.fd!);
-    const tail = this.ring.contents();
+    const kept = this.fileRing.contents();
+    const tail = kept.length < RING_BYTES ? kept : kept.subarray(kept.indexOf(0x0a) + 1);
     writeFileSync(path, tail, { mode: 0o600 });
     this.fd = openSync(path, 'a', 0o600);
     this.fileBytes = tail.length;

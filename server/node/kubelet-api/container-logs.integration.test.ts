@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../../apiserver/kubeconfig';
+import { dataPaths } from '../../data-dir';
+import { criLogText } from '../../kube/cri-log';
 import { startTestServer, type TestServer } from '../../apiserver/testing/test-server';
 import { makeKubeClients, type KubeClients } from '../../kube/clients';
 import { makeKubeConfig } from '../../kube/kubeconfig';
@@ -71,6 +73,40 @@ describe('kubectl logs through the kubelet API', () => {
     expect(await viewerKubectl.run('logs', 'talker')).toMatchObject({ code: 0, out: 'one\ntwo\nthree\n' });
   });
 
+  it('kubectl logs --timestamps, --since and --since-time: each line with the time it was written, stderr with stdout', async () => {
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('timed', 'echo early; echo oops >&2; sleep 3; printf "late "; echo line; sleep 60') });
+    await runningPod('timed');
+    await waitFor(async () => (await admin('logs', 'timed')).out === 'early\noops\nlate line\n', 15_000, 'all lines');
+    const stamped = await admin('logs', 'timed', '--timestamps');
+    expect(stamped.code).toBe(0);
+    const lines = stamped.out.trimEnd().split('\n').map((l) => /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z) (.*)$/.exec(l));
+    expect(lines.map((m) => m?.[2])).toEqual(['early', 'oops', 'late line']);
+    const times = lines.map((m) => Date.parse(m![1]));
+    expect(Math.abs(times[0] - Date.now())).toBeLessThan(60_000);
+    expect(times[2] - times[0]).toBeGreaterThanOrEqual(2_500); // the sleep between them
+    // since the last line's time (second precision, as kubectl sends it): only that line
+    const sinceTime = new Date(Math.ceil(times[2] / 1000) * 1000 - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    expect(await admin('logs', 'timed', `--since-time=${sinceTime}`)).toMatchObject({ code: 0, out: 'late line\n' });
+    const age = Math.ceil((Date.now() - times[2]) / 1000 + 1.5); // since ~1.5 s before the last line: after the others (3 s earlier)
+    expect(await admin('logs', 'timed', `--since=${age}s`)).toMatchObject({ code: 0, out: 'late line\n' });
+    expect(await admin('logs', 'timed', '--since=1h', '--tail=2')).toMatchObject({ code: 0, out: 'oops\nlate line\n' });
+    expect((await admin('logs', 'timed', '--timestamps', '--tail=1')).out).toBe(`${lines[2]![0]}\n`);
+  });
+
+  // kubectl logs shows every run here (one file per container, appended), where kube shows the current one
+  it('a restarted container is logged too (the kubelet keeps reading the same pipe)', async () => {
+    const body = pod('looper', 'echo "run at $(date +%s%N)"; exit 1');
+    body.spec!.restartPolicy = 'Always';
+    await c.core.createNamespacedPod({ namespace: 'default', body });
+    await waitFor(async () => ((await c.core.readNamespacedPod({ namespace: 'default', name: 'looper' })).status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2, 30_000, 'two restarts');
+    const p = await c.core.readNamespacedPod({ namespace: 'default', name: 'looper' });
+    const file = join(dataPaths(t.dataDir).node(NODE), 'pods', p.metadata!.uid!, 'main.log');
+    const runs = criLogText(readFileSync(file)).split('\n').filter((l) => l.startsWith('run at '));
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(runs).size).toBe(runs.length);
+    await c.core.deleteNamespacedPod({ namespace: 'default', name: 'looper', gracePeriodSeconds: 0 });
+  });
+
   it('follows a container until it ends', async () => {
     await c.core.createNamespacedPod({ namespace: 'default', body: pod('ticker', 'for i in 1 2 3 4 5; do echo tick $i; sleep 0.3; done') });
     await runningPod('ticker');
@@ -85,6 +121,8 @@ describe('kubectl logs through the kubelet API', () => {
     expect((await admin('logs', 'missing')).err).toContain('pods "missing" not found');
     expect((await admin('get', '--raw', '/api/v1/namespaces/default/pods/talker/log?tailLines=-2')).err).toContain('tailLines: Invalid value: -2: must be greater than or equal to 0');
     expect((await admin('logs', 'talker', '--previous')).err).toContain('previous terminated container "main" in pod "talker" not found');
+    expect((await admin('get', '--raw', '/api/v1/namespaces/default/pods/talker/log?sinceTime=soon')).err).toContain('parsing time "soon"');
+    expect((await admin('get', '--raw', '/api/v1/namespaces/default/pods/talker/log?sinceSeconds=0')).err).toContain('sinceSeconds: Invalid value: 0: must be greater than 0');
   });
 
   it("serves a launcher Pod's guest-console-log container from the file the launcher writes", async () => {

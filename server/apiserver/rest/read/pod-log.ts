@@ -8,11 +8,15 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { ResourceRequest } from '../handler-context';
 import { getObject } from './read-objects';
 import { badRequest, invalid, StatusError, type StatusCause } from '../status-error';
+import { parseRfc3339Nano } from '../../../kube/cri-log';
+
+/** metav1.Time's query form: RFC 3339 (a fraction is allowed, as Go's time.Parse allows it) */
+const isRfc3339 = (text: string): boolean => parseRfc3339Nano(text) !== undefined;
 
 const POD_LOG_OPTIONS = { group: '', kind: 'PodLogOptions' };
 const KUBELET_TIMEOUT_MS = 10_000;
 
-interface PodLogQuery { container?: string; follow: boolean; previous: boolean; tailLines?: string; limitBytes?: string }
+interface PodLogQuery { container?: string; follow: boolean; previous: boolean; timestamps: boolean; tailLines?: string; limitBytes?: string; sinceSeconds?: string; sinceTime?: string }
 
 function checkOptions(name: string, q: URLSearchParams): PodLogQuery {
   const causes: StatusCause[] = [];
@@ -25,10 +29,12 @@ function checkOptions(name: string, q: URLSearchParams): PodLogQuery {
   };
   const tailLines = int('tailLines', 0, 'must be greater than or equal to 0');
   const limitBytes = int('limitBytes', 1, 'must be greater than 0');
-  int('sinceSeconds', 1, 'must be greater than 0');
+  const sinceSeconds = int('sinceSeconds', 1, 'must be greater than 0');
+  const sinceTime = q.get('sinceTime') || undefined;
+  if (sinceTime && !isRfc3339(sinceTime)) throw badRequest(`parsing time "${sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse "${sinceTime}" as RFC 3339`);
   if (q.get('sinceSeconds') && q.get('sinceTime')) causes.push({ reason: 'FieldValueForbidden', message: 'at most one of `sinceTime` or `sinceSeconds` may be specified' });
   if (causes.length) throw invalid(POD_LOG_OPTIONS, name, causes);
-  return { container: q.get('container') ?? undefined, follow: q.get('follow') === 'true', previous: q.get('previous') === 'true', tailLines, limitBytes };
+  return { container: q.get('container') ?? undefined, follow: q.get('follow') === 'true', previous: q.get('previous') === 'true', timestamps: q.get('timestamps') === 'true', tailLines, limitBytes, sinceSeconds, sinceTime };
 }
 
 interface PodShape {
@@ -95,6 +101,9 @@ export async function handlePodLog(r: ResourceRequest): Promise<void> {
   if (opts.follow) query.set('follow', 'true');
   if (opts.tailLines !== undefined) query.set('tailLines', opts.tailLines);
   if (opts.limitBytes !== undefined) query.set('limitBytes', opts.limitBytes);
+  if (opts.timestamps) query.set('timestamps', 'true');
+  if (opts.sinceSeconds !== undefined) query.set('sinceSeconds', opts.sinceSeconds);
+  if (opts.sinceTime !== undefined) query.set('sinceTime', opts.sinceTime);
   const path = `/containerLogs/${encodeURIComponent(info.namespace!)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}?${query}`;
   await new Promise<void>((resolve, reject) => {
     const upstream = httpRequest({ ...target, path, method: 'GET', headers: { authorization: `Bearer ${ctx.kubeletClientToken ?? ''}` }, timeout: KUBELET_TIMEOUT_MS }, (res) => {
