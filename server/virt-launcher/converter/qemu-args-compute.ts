@@ -54,7 +54,20 @@ export function renderCpuArgs(input: ConverterInput): string[] {
   if (model === 'host-model' || model === 'host-passthrough') cpu = input.accel === 'kvm' ? 'host' : 'max';
   else if (CPU_MODEL.test(model)) cpu = model;
   else throw invalid(`spec.domain.cpu.model: invalid CPU model ${JSON.stringify(model)}`);
-  return ['-cpu', cpu, '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
+  const maxSockets = resolveMaxSockets(input, t.sockets);
+  if (maxSockets === t.sockets) return ['-cpu', cpu, '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
+  // room for hot-added sockets: QEMU's topology is the maximum, `cpus` what is present at boot
+  const maxcpus = maxSockets * t.cores * t.threads;
+  return ['-cpu', cpu, '-smp', `cpus=${t.vcpus},maxcpus=${maxcpus},sockets=${maxSockets},cores=${t.cores},threads=${t.threads}`];
+}
+
+/** spec.domain.cpu.maxSockets (set by the VM controller under LiveUpdate), else the boot sockets. */
+export function resolveMaxSockets(input: ConverterInput, sockets: number): number {
+  const max = positiveInt(input.vmi.spec.domain.cpu?.maxSockets, 'spec.domain.cpu.maxSockets');
+  if (!max || max <= sockets) return sockets;
+  const perSocket = (input.vmi.spec.domain.cpu?.cores || 1) * (input.vmi.spec.domain.cpu?.threads || 1);
+  if (max * perSocket > MAX_VCPUS) throw invalid(`spec.domain.cpu.maxSockets: ${max * perSocket} vCPUs exceed the maximum of ${MAX_VCPUS}`);
+  return max;
 }
 
 /** memory.guest, else requests.memory, else limits.memory (KubeVirt's defaulting). */
