@@ -12,6 +12,7 @@ import type { Expectations } from '../../kube/expectations';
 import { log } from '../../log';
 import { EventReason, FailureReason, startedMessage, stoppedMessage } from './constants';
 import { renderVMI } from './render-vmi';
+import { withHotplugRoom } from './live-update';
 import { expandForStart, usesInstancetype, type ExpansionDeps } from './instancetype-expansion';
 import type { RevisionStore } from './revisions';
 import { decideRunAction } from './run-strategy-action';
@@ -28,6 +29,8 @@ export interface SyncDeps {
   expectations: Expectations;
   /** instance types and preferences (absent: a VM naming one fails to start with a clear error) */
   expansion?: ExpansionDeps;
+  /** vmRolloutStrategy is LiveUpdate: a new VMI gets room for hot-added CPU sockets */
+  liveUpdate?: () => boolean;
 }
 
 export interface SyncResult {
@@ -69,7 +72,8 @@ async function createVMI(deps: SyncDeps, key: string, vm: VirtualMachine, paused
       if (!deps.expansion) throw new Error('this virt-controller cannot expand instance types');
       started = await expandForStart(deps.expansion, vm);
     }
-    const body = renderVMI(started, { paused });
+    const rendered = renderVMI(started, { paused });
+    const body = deps.liveUpdate?.() ? withHotplugRoom(rendered) : rendered;
     const revisionName = await deps.revisions.createFor(vm);
     deps.expectations.expectCreations(key, 1);
     let created: VirtualMachineInstance;
