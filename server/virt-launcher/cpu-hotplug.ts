@@ -6,6 +6,7 @@
  * for a restart to go down).
  */
 import type { QmpClient } from './qmp-client';
+import { hotplugCpuId } from './converter/qemu-args-compute';
 
 interface HotpluggableCPU {
   type: string;
@@ -21,7 +22,7 @@ export interface CPUTopologyNow { sockets: number; vcpus: number }
 
 export class CPUHotplugError extends Error {}
 
-const slotId = (p: Record<string, number>) => `vcpu-s${p['socket-id'] ?? 0}-c${p['core-id'] ?? 0}-t${p['thread-id'] ?? 0}`;
+const slotId = (p: Record<string, number>) => hotplugCpuId(p['socket-id'] ?? 0, p['core-id'] ?? 0, p['thread-id'] ?? 0);
 const order = (a: HotpluggableCPU, b: HotpluggableCPU) =>
   (a.props['socket-id'] ?? 0) - (b.props['socket-id'] ?? 0) || (a.props['core-id'] ?? 0) - (b.props['core-id'] ?? 0) || (a.props['thread-id'] ?? 0) - (b.props['thread-id'] ?? 0);
 
