@@ -3,7 +3,7 @@
  * cluster: with `vmRolloutStrategy: LiveUpdate`, `kubectl patch vm` of cpu.sockets 1→2 hot-adds a
  * vCPU to the running demo guest (its serial console prints `nproc` going 1 → 2, same VMI, no
  * reboot) and the VMI's status.currentCPUTopology follows; a socket count past maxSockets sets
- * RestartRequired instead.
+ * RestartRequired instead, and the restart boots the guest with all of them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,11 +67,19 @@ describe('CPU hotplug with vmRolloutStrategy LiveUpdate', () => {
     expect(await restartRequired()).toBeFalsy();
   });
 
-  it('sockets past maxSockets set RestartRequired and leave the guest as it is', async () => {
+  it('sockets past maxSockets set RestartRequired and leave the guest as it is; a restart boots them all', async () => {
     expect((await patchSockets(5)).code).toBe(0);
     await until('RestartRequired', restartRequired, 30_000);
     const vmi = await readVMI(c.admin, VM);
     expect(vmi.spec.domain.cpu.sockets).toBe(2);
     expect(vmi.status.currentCPUTopology.sockets).toBe(2);
+
+    const restart = await callRest(c.admin, 'PUT', `/apis/subresources.kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}/restart`, {});
+    expect(restart.status).toBe(202);
+    const again = await until('a new VMI Running', async () => { const v = await readVMI(c.admin, VM); return v?.metadata.uid !== vmi.metadata.uid && v?.status?.phase === 'Running' && v; }, BOOT_MS);
+    expect(again.spec.domain.cpu).toMatchObject({ sockets: 5, maxSockets: 20 });
+    expect(again.status.currentCPUTopology).toMatchObject({ sockets: 5 });
+    await until('the restarted guest prints nproc=5', async () => (await lastNproc()) === '5', BOOT_MS);
+    await until('RestartRequired gone', async () => !(await restartRequired()), 30_000);
   });
 });
