@@ -16,6 +16,14 @@ describe('defaultMaxSockets', () => {
     ['capped, partly', { sockets: 2, cores: 64 }, 4],
     ['no sockets: no hotplug', { cores: 2 }, undefined],
   ])('%s', (_name, cpu, want) => expect(defaultMaxSockets(cpu)).toBe(want));
+
+  it.each([
+    ['the cluster\'s maxCpuSockets', { sockets: 1 }, { maxCpuSockets: 6 }, 6],
+    ['the VM\'s own wins over the cluster\'s', { sockets: 1, maxSockets: 3 }, { maxCpuSockets: 6 }, 3],
+    ['sockets above the cluster\'s maxCpuSockets', { sockets: 8 }, { maxCpuSockets: 6 }, 8],
+    ['the cluster\'s maxHotplugRatio', { sockets: 2 }, { maxHotplugRatio: 2 }, 4],
+    ['a ratio of 0 is ignored', { sockets: 2 }, { maxHotplugRatio: 0 }, 8],
+  ])('liveUpdateConfiguration: %s', (_name, cpu, live, want) => expect(defaultMaxSockets(cpu, live)).toBe(want));
 });
 
 describe('isLiveUpdate', () => {

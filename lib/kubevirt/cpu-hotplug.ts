@@ -17,16 +17,20 @@ export function isLiveUpdate(config: KubeVirtConfiguration | undefined): boolean
   return config?.vmRolloutStrategy === 'LiveUpdate';
 }
 
+const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
+
 /**
- * maxSockets for a VMI started with LiveUpdate: the VM's own, else sockets × 4, never below
- * sockets and never more sockets than fit MAX_HOTPLUG_VCPUS vCPUs. Undefined when the VM sets no
- * socket count (its topology comes from resources) — such a VMI cannot hot-plug CPUs.
+ * maxSockets for a VMI started with LiveUpdate: the VM's own, else the cluster's
+ * liveUpdateConfiguration.maxCpuSockets, else sockets × maxHotplugRatio (4); never below sockets
+ * and never more sockets than fit MAX_HOTPLUG_VCPUS vCPUs. Undefined when the VM sets no socket
+ * count (its topology comes from resources) — such a VMI cannot hot-plug CPUs.
  */
-export function defaultMaxSockets(cpu: VirtualMachineInstanceSpec['domain']['cpu']): number | undefined {
+export function defaultMaxSockets(cpu: VirtualMachineInstanceSpec['domain']['cpu'], live?: KubeVirtConfiguration['liveUpdateConfiguration']): number | undefined {
   const sockets = cpu?.sockets;
   if (!Number.isInteger(sockets) || !sockets || sockets < 1) return undefined;
   const perSocket = Math.max(1, cpu?.cores || 1) * Math.max(1, cpu?.threads || 1);
-  const wanted = cpu?.maxSockets && cpu.maxSockets > 0 ? cpu.maxSockets : sockets * DEFAULT_MAX_HOTPLUG_RATIO;
+  const ratio = positive(live?.maxHotplugRatio) ?? DEFAULT_MAX_HOTPLUG_RATIO;
+  const wanted = positive(cpu?.maxSockets) ?? positive(live?.maxCpuSockets) ?? sockets * ratio;
   const cap = Math.max(sockets, Math.floor(MAX_HOTPLUG_VCPUS / perSocket));
   return Math.max(sockets, Math.min(wanted, cap));
 }

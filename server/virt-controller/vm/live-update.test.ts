@@ -16,6 +16,9 @@ describe('withHotplugRoom', () => {
   it('gives a VMI started under LiveUpdate 4× its sockets', () => {
     expect(started(vmWith(2)).spec.domain.cpu).toEqual({ sockets: 2, maxSockets: 8 });
   });
+  it('follows the KubeVirt CR\'s liveUpdateConfiguration', () => {
+    expect(withHotplugRoom(renderVMI(vmWith(2), { paused: false }), { maxCpuSockets: 3 }).spec.domain.cpu).toEqual({ sockets: 2, maxSockets: 3 });
+  });
   it('leaves a VMI without a socket count alone', () => {
     const vmi = renderVMI(newVM(), { paused: false });
     expect(withHotplugRoom(vmi)).toBe(vmi);

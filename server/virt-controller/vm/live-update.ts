@@ -5,16 +5,16 @@
  * (virt-handler then hot-adds the vCPUs) instead of setting RestartRequired.
  */
 import { defaultMaxSockets, planCPULiveUpdate, type CPULiveUpdate } from '../../../lib/kubevirt';
-import type { VirtualMachineInstance, VirtualMachineSpec } from '../../../lib/kubevirt';
+import type { KubeVirtConfiguration, VirtualMachineInstance, VirtualMachineSpec } from '../../../lib/kubevirt';
 import { log } from '../../log';
 import { isRestartRequired, type RevisionData } from './restart-required';
 
 const liveLog = log.child({ component: 'vm-controller' });
 
 /** PURE: the VMI about to be created, with maxSockets set when the VM has a socket count. */
-export function withHotplugRoom(vmi: VirtualMachineInstance): VirtualMachineInstance {
+export function withHotplugRoom(vmi: VirtualMachineInstance, live?: KubeVirtConfiguration['liveUpdateConfiguration']): VirtualMachineInstance {
   const cpu = vmi.spec.domain.cpu;
-  const maxSockets = defaultMaxSockets(cpu);
+  const maxSockets = defaultMaxSockets(cpu, live);
   if (maxSockets === undefined) return vmi;
   return { ...vmi, spec: { ...vmi.spec, domain: { ...vmi.spec.domain, cpu: { ...cpu, maxSockets } } } };
 }

@@ -3,7 +3,7 @@
  * its VMI as the run strategy says, with expectations so a lagging cache never duplicates a VMI.
  * Never throws for API failures: returns them as a sync error for the Failure condition.
  */
-import { StateChangeAction } from '../../../lib/kubevirt';
+import { isLiveUpdate, StateChangeAction, type KubeVirtConfiguration } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import { isNotFound, messageOf } from '../../kube/api-errors';
 import type { CustomResourceClient } from '../../kube/clients';
@@ -29,8 +29,8 @@ export interface SyncDeps {
   expectations: Expectations;
   /** instance types and preferences (absent: a VM naming one fails to start with a clear error) */
   expansion?: ExpansionDeps;
-  /** vmRolloutStrategy is LiveUpdate: a new VMI gets room for hot-added CPU sockets */
-  liveUpdate?: () => boolean;
+  /** the KubeVirt CR's configuration: under vmRolloutStrategy LiveUpdate a new VMI gets room for hot-added CPU sockets */
+  configuration?: () => KubeVirtConfiguration;
 }
 
 export interface SyncResult {
@@ -73,7 +73,8 @@ async function createVMI(deps: SyncDeps, key: string, vm: VirtualMachine, paused
       started = await expandForStart(deps.expansion, vm);
     }
     const rendered = renderVMI(started, { paused });
-    const body = deps.liveUpdate?.() ? withHotplugRoom(rendered) : rendered;
+    const config = deps.configuration?.();
+    const body = isLiveUpdate(config) ? withHotplugRoom(rendered, config?.liveUpdateConfiguration) : rendered;
     const revisionName = await deps.revisions.createFor(vm);
     deps.expectations.expectCreations(key, 1);
     let created: VirtualMachineInstance;

@@ -122,7 +122,7 @@ export class VMController {
     if (!vm.metadata.deletionTimestamp) vm = await setFinalizer(clients.vms, vm, true);
     const ns = vm.metadata.namespace ?? 'default';
     await ensureDataVolumes({ custom: clients.custom, recorder }, vm, (name) => this.dataVolumes.get(`${ns}/${name}`));
-    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion, liveUpdate: () => isLiveUpdate(this.opts.configuration?.()) }, key, vm, vmi);
+    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion, configuration: this.opts.configuration }, key, vm, vmi);
     const current = result.appendStart ? withStartAppended(vm) : vm;
     const pending = this.expectations.pending(key);
     const status = computeVMStatus(current, vmi, {
