@@ -15,6 +15,7 @@ describe('wantedSockets', () => {
     ['started without maxSockets', vmi({ sockets: 2 }, 1), undefined],
     ['no sockets in spec', vmi({ maxSockets: 4 }, 1), undefined],
     ['spec below current (the launcher refuses)', vmi({ sockets: 1, maxSockets: 4 }, 2), 1],
+    ['not while a migration runs', { ...vmi({ sockets: 2, maxSockets: 4 }, 1), status: { phase: 'Running', currentCPUTopology: { sockets: 1 }, migrationState: { startTimestamp: '2026-01-01T00:00:00Z' } } } as VirtualMachineInstance, undefined],
   ])('%s', (_n, v, want) => expect(wantedSockets(v)).toBe(want));
 });
 

@@ -14,6 +14,8 @@ export function wantedSockets(vmi: VirtualMachineInstance): number | undefined {
   const cpu = vmi.spec.domain.cpu;
   const want = cpu?.sockets;
   if (!want || !cpu?.maxSockets) return undefined;
+  const migration = vmi.status?.migrationState;
+  if (migration?.startTimestamp && !migration.completed) return undefined; // after the migration, on whichever node runs it
   const have = vmi.status?.currentCPUTopology?.sockets;
   return have === want ? undefined : want;
 }

@@ -127,7 +127,7 @@ export class VMController {
     const pending = this.expectations.pending(key);
     const status = computeVMStatus(current, vmi, {
       now: new Date(), random: Math.random(), backoff: this.backoff,
-      syncError: result.syncError, restartRequired: await this.restartRequired(vm, vmi),
+      syncError: result.syncError, restartRequired: await this.liveUpdateOrRestartRequired(vm, vmi),
       creationExpected: (pending?.add ?? 0) > 0, deletionExpected: (pending?.del ?? 0) > 0,
       dataVolumes: this.dataVolumes.list((d) => d.metadata?.namespace === ns),
       persistentVolumeClaims: this.claims.list((c) => c.metadata?.namespace === ns),
@@ -140,7 +140,8 @@ export class VMController {
     if (Number.isFinite(backoffUntil) && backoffUntil > Date.now()) this.controller.enqueueAfter(key, backoffUntil - Date.now());
   }
 
-  private async restartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
+  /** Copies a live-updatable change into the running VMI (LiveUpdate); true when the change needs a restart instead. */
+  private async liveUpdateOrRestartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
     if (!vmi || isVMIFinal(vmi) || vmi.metadata.deletionTimestamp || !runStrategyOf(vm).ok) return false;
     if (vmi.metadata.annotations?.['kubevirt.io/vm-generation'] === String(vm.metadata.generation)) return false;
     const liveUpdate = isLiveUpdate(this.opts.configuration?.());
