@@ -21,3 +21,4 @@ export * from './volume-requests';
 export * from './label-selector';
 export * from './vm-group-types';
 export * from './same-json';
+export * from './cpu-hotplug';

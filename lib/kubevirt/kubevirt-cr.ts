@@ -28,6 +28,8 @@ export interface KubeVirtConfiguration {
   migrations?: KubeVirtMigrationConfiguration;
   evictionStrategy?: EvictionStrategyValue;
   vmRolloutStrategy?: 'Stage' | 'LiveUpdate';
+  /** defaults for live updates (CPU hotplug reads maxCpuSockets and maxHotplugRatio) */
+  liveUpdateConfiguration?: { maxCpuSockets?: number; maxGuest?: string | number; maxHotplugRatio?: number };
   /** deprecated in KubeVirt for architectureConfiguration.<arch>.machineType; honoured for amd64 */
   machineType?: string;
   architectureConfiguration?: Partial<Record<'amd64' | 'arm64' | 's390x', { machineType?: string }>>;

@@ -57,7 +57,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
     if (m) c.vmis.on({ update: (old, cur) => m.observeVMI(old, cur) });
     return c;
   },
-  vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder, metrics: ctx.metrics?.workQueues }),
+  vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder, metrics: ctx.metrics?.workQueues, configuration: () => ctx.clusterConfig.configuration() }),
   migration: (ctx) => {
     const c = new MigrationController({
       clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage },

@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import type { VirtualMachineInstance, VirtualMachineInstanceStatus } from '../../lib/kubevirt';
 import type { KubeClients } from '../kube/clients';
 import { Controller } from '../kube/controller';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../kube/events';
@@ -23,6 +23,7 @@ import { podDirOf, podUIDOnNode } from './pod-dir';
 import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
 import { AccessCredentialSync, secretReader } from './access-credentials';
+import { wantedSockets, withCPUResult } from './cpu-hotplug';
 
 export interface VMIHandlerOptions {
   node: string;
@@ -106,7 +107,7 @@ export class VMIHandler {
     if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
     const agentConnected = seen.domain?.state === 'running' && isAgentConnected(seen);
     const accessCredentials = this.credentials.observe(vmi, podDir, key, agentConnected);
-    const status = computeDomainStatus(vmi, { ...seen, accessCredentials, node: this.opts.node, now: new Date() });
+    let status = computeDomainStatus(vmi, { ...seen, accessCredentials, node: this.opts.node, now: new Date() });
     if (status.phase === Phase.Running && hasHotplugWork(vmi)) {
       const attached = await this.syncHotplug(podDir, key, vmi);
       if (attached) {
@@ -115,6 +116,7 @@ export class VMIHandler {
         else delete status.volumeStatus;
       }
     }
+    if (status.phase === Phase.Running) status = await this.syncCPUs(podDir, key, vmi, status);
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
       const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any) as VirtualMachineInstance;
       this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);
@@ -140,6 +142,23 @@ export class VMIHandler {
       this.log.warn({ vmi: key, err: (err as Error).message }, 'hotplug sync failed');
       void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, 'HotplugFailed', (err as Error).message);
       return undefined;
+    }
+  }
+
+  /** CPU hotplug: the launcher adds sockets until the guest has the VMI's spec.domain.cpu.sockets. */
+  private async syncCPUs(podDir: string, key: string, vmi: VirtualMachineInstance, status: VirtualMachineInstanceStatus): Promise<VirtualMachineInstanceStatus> {
+    const sockets = wantedSockets(vmi);
+    if (sockets === undefined) return status;
+    try {
+      const now = await this.connections.get(podDir, key).client.request('setCPUs', { sockets });
+      this.log.info({ vmi: key, sockets: now.sockets, vcpus: now.vcpus }, 'CPU hotplug done');
+      return withCPUResult(status, vmi, { sockets: now.sockets }, new Date());
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!vmi.status?.conditions?.some((c) => c.type === 'HotVCPUChange' && c.message === message)) {
+        void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, 'HotVCPUChangeFailed', message);
+      }
+      return withCPUResult(status, vmi, { error: message }, new Date());
     }
   }
 

@@ -22,6 +22,7 @@ import { StepTimer } from './step-timer';
 import { SerialLog } from './serial-log';
 import { claimResolver, volumesDir } from './claim-mounts';
 import { HotplugDisks } from './hotplug-disks';
+import { CPUHotplugError, setSockets, type CPUTopologyNow } from './cpu-hotplug';
 import { GuestPorts, type GuestEndpoint } from './guest-ports';
 import { GUEST_NETWORK } from './converter/qemu-args-net';
 
@@ -74,6 +75,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'migrate': return this.migrate(a);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'hotplug': return this.hotplug(a?.disks);
+      case 'setCPUs': return this.setCPUs(a?.sockets);
       case 'migrateCancel': return this.cancelMigration();
       case 'migrateStartPostcopy': return this.startPostcopy();
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
@@ -108,6 +110,22 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       return await this.hotplugDisks.sync(disks as HotplugDisk[]);
     } catch (err) {
       throw new CommandError(LAUNCHER_ERRORS.qmp, `hotplug: ${(err as Error).message}`);
+    }
+  }
+
+  /** vCPUs after a hotplug (the plan's count until then) */
+  private vcpusNow?: number;
+
+  private async setCPUs(sockets: unknown): Promise<CPUTopologyNow> {
+    if (typeof sockets !== 'number') throw new CommandError(LAUNCHER_ERRORS.badRequest, 'setCPUs: sockets must be a number');
+    const qmp = this.requireDomain().requireQmp();
+    try {
+      const now = await setSockets(qmp, sockets);
+      this.vcpusNow = now.vcpus;
+      return now;
+    } catch (err) {
+      if (err instanceof CPUHotplugError) throw new CommandError(LAUNCHER_ERRORS.badRequest, `setCPUs: ${err.message}`);
+      throw new CommandError(LAUNCHER_ERRORS.qmp, `setCPUs: ${(err as Error).message}`);
     }
   }
 
@@ -165,6 +183,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     const domain = new Domain(podDir, { vmiUID: vmi.metadata.uid ?? '', accel });
     this.domain = domain;
     this.hotplugDisks = undefined;
+    this.vcpusNow = undefined;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
     domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
     try {
@@ -316,7 +335,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
 
   private async stats() {
     const d = this.requireDomain();
-    return collectDomainStats({ qmp: d.requireQmp(), pid: d.status.qemuPid ?? -1, vcpus: this.plan?.vcpus ?? 1, memoryBytes: this.plan?.memoryBytes ?? 0 });
+    return collectDomainStats({ qmp: d.requireQmp(), pid: d.status.qemuPid ?? -1, vcpus: this.vcpusNow ?? this.plan?.vcpus ?? 1, memoryBytes: this.plan?.memoryBytes ?? 0 });
   }
 
   private async screendump(format: 'ppm' | 'png'): Promise<{ path: string; format: 'ppm' | 'png' }> {

@@ -203,6 +203,8 @@ export interface Commands {
   migrateStartPostcopy: [undefined, MigrationInfo];
   /** the full set of hot-plugged disks wanted: missing ones attached (SCSI), others detached; returns what is attached, with its target */
   hotplug: [{ disks: HotplugDisk[] }, { name: string; target: string }[]];
+  /** CPU hotplug: vCPUs added until the domain has `sockets` sockets (never removed); returns what the guest has now */
+  setCPUs: [{ sockets: number }, { sockets: number; vcpus: number }];
 }
 
 export type CommandName = keyof Commands;

@@ -1,8 +1,8 @@
 /**
  * PURE: RestartRequired (§1.6). The running VMI was built from the VM spec stored in its
  * ControllerRevision; a change of the template spec since then needs a restart to take effect.
- * Nothing is live-updated yet (no CPU/memory hotplug, no live volume or affinity updates), so
- * every template spec field counts as non-live-updatable; template metadata does not.
+ * This is the Stage rollout's rule: every template spec field counts as non-live-updatable;
+ * template metadata does not. Under LiveUpdate, live-update.ts lets CPU sockets through.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { VirtualMachineInstanceSpec, VirtualMachineSpec } from '../../../lib/kubevirt';

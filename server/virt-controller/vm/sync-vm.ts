@@ -3,7 +3,7 @@
  * its VMI as the run strategy says, with expectations so a lagging cache never duplicates a VMI.
  * Never throws for API failures: returns them as a sync error for the Failure condition.
  */
-import { StateChangeAction } from '../../../lib/kubevirt';
+import { isLiveUpdate, StateChangeAction, type KubeVirtConfiguration } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import { isNotFound, messageOf } from '../../kube/api-errors';
 import type { CustomResourceClient } from '../../kube/clients';
@@ -12,6 +12,7 @@ import type { Expectations } from '../../kube/expectations';
 import { log } from '../../log';
 import { EventReason, FailureReason, startedMessage, stoppedMessage } from './constants';
 import { renderVMI } from './render-vmi';
+import { withHotplugRoom } from './live-update';
 import { expandForStart, usesInstancetype, type ExpansionDeps } from './instancetype-expansion';
 import type { RevisionStore } from './revisions';
 import { decideRunAction } from './run-strategy-action';
@@ -28,6 +29,8 @@ export interface SyncDeps {
   expectations: Expectations;
   /** instance types and preferences (absent: a VM naming one fails to start with a clear error) */
   expansion?: ExpansionDeps;
+  /** the KubeVirt CR's configuration: under vmRolloutStrategy LiveUpdate a new VMI gets room for hot-added CPU sockets */
+  configuration?: () => KubeVirtConfiguration;
 }
 
 export interface SyncResult {
@@ -69,7 +72,9 @@ async function createVMI(deps: SyncDeps, key: string, vm: VirtualMachine, paused
       if (!deps.expansion) throw new Error('this virt-controller cannot expand instance types');
       started = await expandForStart(deps.expansion, vm);
     }
-    const body = renderVMI(started, { paused });
+    const rendered = renderVMI(started, { paused });
+    const config = deps.configuration?.();
+    const body = isLiveUpdate(config) ? withHotplugRoom(rendered, config?.liveUpdateConfiguration) : rendered;
     const revisionName = await deps.revisions.createFor(vm);
     deps.expectations.expectCreations(key, 1);
     let created: VirtualMachineInstance;

@@ -5,7 +5,7 @@
  */
 import { AppsV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import type { DataVolumeLike, PersistentVolumeClaimLike } from '../../../lib/kubevirt/storage-state';
-import { isVMIFinal, runStrategyOf } from '../../../lib/kubevirt';
+import { isLiveUpdate, isVMIFinal, runStrategyOf, type KubeVirtConfiguration } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
@@ -16,7 +16,7 @@ import { Informer } from '../../kube/informer';
 import { collectionPath, keyOf, VirtualMachineInstanceResource, VirtualMachineResource } from '../../kube/resources';
 import { computeVMStatus } from './compute-vm-status';
 import { VM_KIND } from './constants';
-import { isRestartRequired } from './restart-required';
+import { applyLiveUpdate, planLiveUpdate } from './live-update';
 import { RevisionStore } from './revisions';
 import { InstancetypeLookup } from '../../kube/instancetype-lookup';
 import type { ExpansionDeps } from './instancetype-expansion';
@@ -31,6 +31,8 @@ export interface VMControllerOptions {
   recorder: EventRecorder;
   backoff?: BackoffSettings;
   workers?: number;
+  /** the KubeVirt CR's configuration, read live (vmRolloutStrategy); absent: Stage */
+  configuration?: () => KubeVirtConfiguration;
   /** work-queue metrics (virt-controller's /metrics) */
   metrics?: WorkQueueMetricsProvider;
 }
@@ -120,12 +122,12 @@ export class VMController {
     if (!vm.metadata.deletionTimestamp) vm = await setFinalizer(clients.vms, vm, true);
     const ns = vm.metadata.namespace ?? 'default';
     await ensureDataVolumes({ custom: clients.custom, recorder }, vm, (name) => this.dataVolumes.get(`${ns}/${name}`));
-    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion }, key, vm, vmi);
+    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion, configuration: this.opts.configuration }, key, vm, vmi);
     const current = result.appendStart ? withStartAppended(vm) : vm;
     const pending = this.expectations.pending(key);
     const status = computeVMStatus(current, vmi, {
       now: new Date(), random: Math.random(), backoff: this.backoff,
-      syncError: result.syncError, restartRequired: await this.restartRequired(vm, vmi),
+      syncError: result.syncError, restartRequired: await this.liveUpdateOrRestartRequired(vm, vmi),
       creationExpected: (pending?.add ?? 0) > 0, deletionExpected: (pending?.del ?? 0) > 0,
       dataVolumes: this.dataVolumes.list((d) => d.metadata?.namespace === ns),
       persistentVolumeClaims: this.claims.list((c) => c.metadata?.namespace === ns),
@@ -138,9 +140,12 @@ export class VMController {
     if (Number.isFinite(backoffUntil) && backoffUntil > Date.now()) this.controller.enqueueAfter(key, backoffUntil - Date.now());
   }
 
-  private async restartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
+  /** Copies a live-updatable change into the running VMI (LiveUpdate); true when the change needs a restart instead. */
+  private async liveUpdateOrRestartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
     if (!vmi || isVMIFinal(vmi) || vmi.metadata.deletionTimestamp || !runStrategyOf(vm).ok) return false;
     if (vmi.metadata.annotations?.['kubevirt.io/vm-generation'] === String(vm.metadata.generation)) return false;
-    return isRestartRequired(vm.spec, await this.revisions.specAtStart(vm, vmi));
+    const liveUpdate = isLiveUpdate(this.opts.configuration?.());
+    const plan = planLiveUpdate(vm.spec, await this.revisions.specAtStart(vm, vmi), vmi, liveUpdate);
+    return applyLiveUpdate(this.opts.clients.vmis, vmi, plan);
   }
 }

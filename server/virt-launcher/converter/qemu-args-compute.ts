@@ -56,7 +56,34 @@ export function renderCpuArgs(input: ConverterInput): string[] {
   if (model === 'host-model' || model === 'host-passthrough') cpu = input.accel === 'kvm' ? 'host' : 'max';
   else if (CPU_MODEL.test(model)) cpu = model;
   else throw invalid(`spec.domain.cpu.model: invalid CPU model ${JSON.stringify(model)}`);
-  return ['-cpu', [cpu, ...cpuFeatureFlags(input)].join(','), '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
+  const maxSockets = resolveMaxSockets(input, t.sockets);
+  const cpuOpt = [cpu, ...cpuFeatureFlags(input)].join(',');
+  if (maxSockets === t.sockets) return ['-cpu', cpuOpt, '-smp', `${t.vcpus},sockets=${t.sockets},cores=${t.cores},threads=${t.threads}`];
+  // room for hot-added sockets: QEMU's topology is the maximum; socket 0 boots as the machine's
+  // CPUs and every other socket is a CPU device with the id a hot-add gives it, so a migration
+  // target started from the VMI after a hot-add has the same devices as its source
+  const perSocket = t.cores * t.threads;
+  const args = ['-cpu', cpuOpt, '-smp', `cpus=${perSocket},maxcpus=${maxSockets * perSocket},sockets=${maxSockets},cores=${t.cores},threads=${t.threads}`];
+  for (let socket = 1; socket < t.sockets; socket++) {
+    for (let core = 0; core < t.cores; core++) {
+      for (let thread = 0; thread < t.threads; thread++) {
+        args.push('-device', JSON.stringify({ driver: `${cpu}-x86_64-cpu`, id: hotplugCpuId(socket, core, thread), 'socket-id': socket, 'core-id': core, 'thread-id': thread }));
+      }
+    }
+  }
+  return args;
+}
+
+/** The id of a CPU device in socket > 0 (the launcher's hot-add uses the same). */
+export const hotplugCpuId = (socket: number, core: number, thread: number) => `vcpu-s${socket}-c${core}-t${thread}`;
+
+/** spec.domain.cpu.maxSockets (set by the VM controller under LiveUpdate), else the boot sockets. */
+export function resolveMaxSockets(input: ConverterInput, sockets: number): number {
+  const max = positiveInt(input.vmi.spec.domain.cpu?.maxSockets, 'spec.domain.cpu.maxSockets');
+  if (!max || max <= sockets) return sockets;
+  const perSocket = (input.vmi.spec.domain.cpu?.cores || 1) * (input.vmi.spec.domain.cpu?.threads || 1);
+  if (max * perSocket > MAX_VCPUS) throw invalid(`spec.domain.cpu.maxSockets: ${max * perSocket} vCPUs exceed the maximum of ${MAX_VCPUS}`);
+  return max;
 }
 
 /** memory.guest, else requests.memory, else limits.memory (KubeVirt's defaulting). */

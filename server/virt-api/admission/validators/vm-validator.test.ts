@@ -15,6 +15,8 @@ describe('validateVM', () => {
     ['template missing', (vm) => { delete vm.spec.template; }, 'spec.template', MISSING_TEMPLATE_MESSAGE],
     ['template disk without volume', (vm) => { vm.spec.template.spec.domain.devices.disks[0].name = 'x'; },
       'spec.template.spec.domain.devices.disks[0].name', "spec.template.spec.domain.devices.disks[0].Name 'x' not found."],
+    ['template sockets above maxSockets (CPU hotplug)', (vm) => { vm.spec.template.spec.domain.cpu = { sockets: 6, maxSockets: 4 }; },
+      'spec.template.spec.domain.cpu.sockets', 'Number of sockets in CPU topology is greater than the maximum sockets allowed'],
     ['template memory missing', (vm) => { vm.spec.template.spec.domain.resources = {}; }, '',
       "no memory requested, at least one of 'spec.template.spec.domain.memory.guest'"],
   ])('%s', (_n, edit, field, message) => {

@@ -1,0 +1,73 @@
+/**
+ * PURE: live CPU changes (KubeVirt's CPU hotplug with `vmRolloutStrategy: LiveUpdate`).
+ * A VMI started under LiveUpdate gets `maxSockets` (room for hot-added sockets); afterwards a
+ * change of the VM's `cpu.sockets`, and nothing else, is copied to the running VMI instead of
+ * asking for a restart.
+ */
+import { sameJSON } from './same-json';
+import type { KubeVirtConfiguration } from './kubevirt-cr';
+import type { VirtualMachineInstanceSpec } from './vmi-spec-types';
+
+/** KubeVirt's liveUpdateConfiguration.maxHotplugRatio default */
+export const DEFAULT_MAX_HOTPLUG_RATIO = 4;
+/** QEMU's q35 limit, the same bound the converter enforces (KubeVirt caps at 512 for libvirt) */
+export const MAX_HOTPLUG_VCPUS = 288;
+
+export function isLiveUpdate(config: KubeVirtConfiguration | undefined): boolean {
+  return config?.vmRolloutStrategy === 'LiveUpdate';
+}
+
+const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
+
+/**
+ * maxSockets for a VMI started with LiveUpdate: the VM's own, else the cluster's
+ * liveUpdateConfiguration.maxCpuSockets, else sockets × maxHotplugRatio (4); never below sockets
+ * and never more sockets than fit MAX_HOTPLUG_VCPUS vCPUs. Undefined when the VM sets no socket
+ * count (its topology comes from resources) — such a VMI cannot hot-plug CPUs.
+ */
+export function defaultMaxSockets(cpu: VirtualMachineInstanceSpec['domain']['cpu'], live?: KubeVirtConfiguration['liveUpdateConfiguration']): number | undefined {
+  const sockets = cpu?.sockets;
+  if (!Number.isInteger(sockets) || !sockets || sockets < 1) return undefined;
+  const perSocket = Math.max(1, cpu?.cores || 1) * Math.max(1, cpu?.threads || 1);
+  const ratio = positive(live?.maxHotplugRatio) ?? DEFAULT_MAX_HOTPLUG_RATIO;
+  const wanted = positive(cpu?.maxSockets) ?? positive(live?.maxCpuSockets) ?? sockets * ratio;
+  const cap = Math.max(sockets, Math.floor(MAX_HOTPLUG_VCPUS / perSocket));
+  return Math.max(sockets, Math.min(wanted, cap));
+}
+
+/** The spec without the fields a live update may change (compared to tell what else changed). */
+function withoutLiveFields(spec: VirtualMachineInstanceSpec | undefined): unknown {
+  const copy = JSON.parse(JSON.stringify(spec ?? {})) as VirtualMachineInstanceSpec;
+  const cpu = copy.domain?.cpu;
+  if (cpu) {
+    delete cpu.sockets;
+    delete cpu.maxSockets;
+    if (Object.keys(cpu).length === 0) delete copy.domain.cpu;
+  }
+  return copy;
+}
+
+export type CPULiveUpdate =
+  | { kind: 'none' }
+  /** copy `sockets` into the running VMI */
+  | { kind: 'hotplug'; sockets: number }
+  /** not live-updatable: the VM needs a restart (message says why) */
+  | { kind: 'restart'; message: string };
+
+/**
+ * What a change of the VM template does to a VMI running with `running` (its current spec),
+ * started from `atStart` (the template as it was at start), now wanting `current`.
+ */
+export function planCPULiveUpdate(current: VirtualMachineInstanceSpec | undefined, atStart: VirtualMachineInstanceSpec | undefined, running: VirtualMachineInstanceSpec): CPULiveUpdate {
+  if (!sameJSON(withoutLiveFields(current), withoutLiveFields(atStart))) {
+    return { kind: 'restart', message: 'a change other than CPU sockets needs a restart' };
+  }
+  const want = current?.domain?.cpu?.sockets ?? atStart?.domain?.cpu?.sockets;
+  const have = running.domain.cpu?.sockets;
+  const max = running.domain.cpu?.maxSockets;
+  if (want === have || want === undefined) return { kind: 'none' };
+  if (!have || !max) return { kind: 'restart', message: 'the VMI was started without maxSockets, CPU hotplug is not available' };
+  if (want < have) return { kind: 'restart', message: 'CPU hot-unplug is not supported: removing sockets needs a restart' };
+  if (want > max) return { kind: 'restart', message: `the number of sockets (${want}) exceeds the VMI's maxSockets (${max})` };
+  return { kind: 'hotplug', sockets: want };
+}
