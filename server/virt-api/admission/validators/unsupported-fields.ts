@@ -43,6 +43,9 @@ export function validateUnsupportedFields(spec: unknown, field: string): Cause[]
   if (isObject(domain.launchSecurity)) {
     out.push(forbidden(`${field}.domain.launchSecurity`, `${field}.domain.launchSecurity: confidential computing (SEV) is not supported: guests run under TCG or plain KVM`));
   }
+  if (objectAt(objectAt(objectAt(domain.firmware).bootloader).efi).persistent === true) {
+    out.push(forbidden(`${field}.domain.firmware.bootloader.efi.persistent`, `${field}.domain.firmware.bootloader.efi.persistent: persistent EFI variables are not supported yet: VMs have no backend storage (KubeVirt's VMPersistentState)`));
+  }
   if (isObject(objectAt(domain.memory).hugepages)) {
     out.push(forbidden(`${field}.domain.memory.hugepages`, `${field}.domain.memory.hugepages: hugepages are not supported yet: the launcher backs guest memory with ordinary pages`));
   }
