@@ -26,7 +26,7 @@ const commands: Record<string, Command> = {
       + '               no KubeVirt component, CRD, console or demo image: install kubevirt-ts onto it as onto kind (docs/cluster-mode.md)',
     load: async () => (await import('./up/main')).runUpCommand,
   },
-  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H] [--no-crds]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
+  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H] [--advertise-address IP] [--no-crds]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
   scheduler: { describe: 'run the embedded scheduler (with --kube-controllers: the Deployment, ReplicaSet and DaemonSet controllers in the same process)', usage: `kv scheduler ${COMMON} [--scheduler-name NAME] [--kube-controllers]`, load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
   'kube-controllers': { describe: "run kube-controller-manager's workload controllers (Deployment, ReplicaSet, DaemonSet)", usage: `kv kube-controllers ${COMMON}`, load: async () => (await import('./kube-controllers/main')).runKubeControllersCommand },
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
