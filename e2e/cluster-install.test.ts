@@ -115,6 +115,12 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
     }, 60_000);
   });
 
+  it('the subresources APIServices are Available (Passed); kubectl wait says so', { timeout: 120_000 }, async () => {
+    await ok('wait', 'apiservice', 'v1.subresources.kubevirt.io', 'v1alpha3.subresources.kubevirt.io', '--for=condition=Available', '--timeout=60s');
+    const cond = (await json('get', 'apiservice', 'v1.subresources.kubevirt.io')).status.conditions.find((c: { type: string }) => c.type === 'Available');
+    expect(cond).toMatchObject({ status: 'True', reason: 'Passed' });
+  });
+
   it('the subresources API answers through the aggregation layer and the webhooks refuse a bad VM with KubeVirt\'s message', { timeout: 120_000 }, async () => {
     const discovery = await until('subresources.kubevirt.io/v1 discovery', async () => {
       const r = await kubectl('get', '--raw', '/apis/subresources.kubevirt.io/v1');
