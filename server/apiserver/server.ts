@@ -38,7 +38,7 @@ export interface ApiServerOptions {
   storeFactory?: (dbPath: string) => Store;
   /** folder of CRD YAMLs applied at start (default deploy/crds) */
   crdDir?: string;
-  /** apply the CRD folder at start (default); false for a bare cluster, whose CRDs come with an install */
+  /** apply the CRD folder and KubeVirt's bootstrap RBAC at start (default); false for a bare cluster, whose CRDs and roles come with an install */
   installCRDs?: boolean;
   bookmarkIntervalMs?: number;
   /** node lease expiry (default 40 s) */
@@ -77,7 +77,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);
-  await reconcileBootstrapPolicy(ctx);
+  await reconcileBootstrapPolicy(ctx, { kubevirt: opts.installCRDs !== false });
   await publishExtensionApiserverAuthentication(ctx, pki.caPem);
   await aggregateClusterRoles(ctx);
   const crdCount = opts.installCRDs === false ? 0 : await applyCRDFolder(ctx, opts.crdDir ?? DEFAULT_CRD_DIR);
