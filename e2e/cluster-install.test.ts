@@ -153,8 +153,8 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
   });
 
   it('kubectl delete -k deploy/cluster leaves no kubevirt-ts object, Pod or process', { timeout: 240_000 }, async () => {
-    await ok('delete', '-k', `${ROOT}deploy/cluster`, '--wait=true', '--timeout=180s');
-    await ok('delete', '-f', `${ROOT}deploy/crds`, '--wait=true', '--timeout=60s');
+    await ok('delete', '-k', `${ROOT}deploy/cluster`, '--ignore-not-found', '--wait=true', '--timeout=180s');
+    await ok('delete', '-f', `${ROOT}deploy/crds`, '--ignore-not-found', '--wait=true', '--timeout=60s');
     await until('no kubevirt namespace', async () => (await kubectl('get', 'namespace', 'kubevirt')).code !== 0, 120_000);
     await until('no component process', () => componentProcesses().length === 0, 60_000);
     expect((await ok('get', 'pods', '-A', '-o', 'name'))).toBe('');
