@@ -10,6 +10,7 @@ describe('APIService Available condition (kube-aggregator reasons)', () => {
   });
   it('ServiceNotFound, ServicePortError, MissingEndpoints, then Passed once an address is ready', () => {
     expect(apiServiceAvailability(api, undefined, undefined)).toEqual({ status: 'False', reason: 'ServiceNotFound', message: 'service/virt-api in "kubevirt" is not present' });
+    expect(apiServiceAvailability(api, undefined, { subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: 8443 }] }] }).reason).toBe('Passed');
     expect(apiServiceAvailability(api, { spec: { ports: [{ name: 'https', port: 8443 }] } }, undefined).reason).toBe('ServicePortError');
     expect(apiServiceAvailability(api, service, undefined)).toEqual({ status: 'False', reason: 'MissingEndpoints', message: 'endpoints for service/virt-api in "kubevirt" have no addresses with port name "https"' });
     // a Pod not Ready yet: only notReadyAddresses, no addresses
