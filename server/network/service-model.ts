@@ -104,3 +104,6 @@ function portsOf(s: V1Service, slicesOf: (namespace: string, name: string) => V1
  * `kubernetes` Service's endpoint, on the dummy link kv-api0. Link-local, so it is never routed off the host.
  */
 export const API_ADVERTISE_ADDRESS = '169.254.64.1';
+
+/** default/kubernetes's ClusterIP (kube-apiserver's first Service IP; the API server allocates it) */
+export const KUBERNETES_CLUSTER_IP = '10.96.0.1';
