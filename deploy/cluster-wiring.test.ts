@@ -109,9 +109,9 @@ describe('manifests ↔ virt-api registration', () => {
     expect(shipped).toEqual(wanted.map((w) => ({ ...w, spec: Object.fromEntries(Object.entries(w.spec).filter(([k]) => k !== 'caBundle')) })));
   });
 
-  it.each(['virt-api', 'kubevirt-console'])('Service %s selects the virt-api Pods on a port they expose', (name) => {
+  it.each([['virt-api', 'virt-api'], ['kubevirt-console', 'kubevirt-console']])('Service %s selects the Pods of Deployment %s on a port they expose', (name, deployment) => {
     const svc = findObject('Service', name);
-    const pod = podTemplateOf(findObject('Deployment', 'virt-api'));
+    const pod = podTemplateOf(findObject('Deployment', deployment));
     expect(Object.entries(svc.spec.selector).every(([k, v]) => pod.metadata!.labels![k] === v)).toBe(true);
     const ports = pod.spec!.containers.flatMap((c) => c.ports ?? []).map((p) => p.name);
     for (const p of svc.spec.ports) expect(ports).toContain(p.targetPort);

@@ -57,7 +57,12 @@ describe('kv up --bare', () => {
   it('says it is bare and prints the kubeconfig; runs no KubeVirt component', () => {
     expect(cluster.output()).toContain(`kubevirt-ts ready: bare cluster (no KubeVirt; install it with kubectl apply -k deploy/cluster) kubeconfig ${cluster.kubeconfig}`);
     const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(cluster.dataDir));
-    const commands = new Set(ps.map((l) => /kv\.mjs (\S+)/.exec(l)?.[1] ?? /bundle\S* (\S+)/.exec(l)?.[1]).filter(Boolean));
+    // each process's command, and the components a shared `kv control-plane` process hosts (`control-plane A … --and B …`)
+    const commands = new Set(ps.flatMap((l) => {
+      const command = /kv\.mjs (\S+)/.exec(l)?.[1] ?? /bundle\S* (\S+)/.exec(l)?.[1];
+      if (command !== 'control-plane') return command ? [command] : [];
+      return [/control-plane (\S+)/.exec(l)?.[1], ...[...l.matchAll(/--and (\S+)/g)].map((m) => m[1])].filter((c): c is string => !!c);
+    }));
     expect(commands.has('apiserver')).toBe(true);
     expect(commands.has('scheduler')).toBe(true);
     for (const kubevirt of ['virt-api', 'controller', 'handler', 'console']) expect(commands.has(kubevirt)).toBe(false);

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS as VIRTCTL_COMMANDS } from './virtctl/main';
 
-const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token', 'control-plane', 'defaults', 'kube-controllers'];
+const KV_COMMANDS = ['up', 'apiserver', 'scheduler', 'node', 'handler', 'controller', 'launcher', 'virt-api', 'console', 'virtctl', 'bundle', 'images', 'token', 'control-plane', 'defaults', 'kube-controllers', 'install-certs'];
 
 function run(bin: string, args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, KUBECONFIG: '/nonexistent' }, timeout: 30_000 });

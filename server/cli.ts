@@ -26,7 +26,7 @@ const commands: Record<string, Command> = {
       + '               no KubeVirt component, CRD, console or demo image: install kubevirt-ts onto it as onto kind (docs/cluster-mode.md)',
     load: async () => (await import('./up/main')).runUpCommand,
   },
-  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H] [--no-crds]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
+  apiserver: { describe: 'run the embedded API server alone', usage: 'kv apiserver [--data-dir DIR] [--port P] [--host H] [--advertise-address IP] [--no-crds]', load: async () => (await import('./apiserver/main')).runApiServerCommand },
   scheduler: { describe: 'run the embedded scheduler (with --kube-controllers: the Deployment, ReplicaSet and DaemonSet controllers in the same process)', usage: `kv scheduler ${COMMON} [--scheduler-name NAME] [--kube-controllers]`, load: async () => (await import('./node/main-scheduler')).runSchedulerCommand },
   'kube-controllers': { describe: "run kube-controller-manager's workload controllers (Deployment, ReplicaSet, DaemonSet)", usage: `kv kube-controllers ${COMMON}`, load: async () => (await import('./kube-controllers/main')).runKubeControllersCommand },
   node: { describe: 'run a process-kubelet for one local node', usage: `kv node --name NODE ${COMMON} [--nodes-total N] [--stop-pods-on-exit]`, load: async () => (await import('./node/main-kubelet')).runNodeCommand },
@@ -45,6 +45,7 @@ const commands: Record<string, Command> = {
   defaults: { describe: "apply the embedded cluster's defaults again (KubeVirt CR, common instance types, storage classes; kv up does it at start)", usage: 'kv defaults [--data-dir DIR] [--bare]', load: async () => (await import('./up/defaults')).runDefaultsCommand },
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', usage: 'kv bundle', load: async () => (await import('./bundle/main')).runBundleCommand },
   token: { describe: 'API tokens with a role and a lifetime: kv token create --role view|edit|admin [--ttl 8h] [-n NS], list, revoke NAME', usage: 'kv token create --role view|edit|admin [--ttl 8h] [-n NAMESPACE] [--data-dir DIR] [--kubeconfig FILE]\n       kv token list [-o json]\n       kv token revoke NAME', load: async () => (await import('./access-tokens/cli')).runTokenCommand },
+  'install-certs': { describe: "virt-api's serving certificate and the caBundle of its APIServices and webhooks, for an install without cert-manager", usage: 'kv install-certs [--kubeconfig FILE] [--namespace kubevirt] [--service virt-api] [--secret virt-api-certs]', load: async () => (await import('./virt-api/install/main')).runInstallCerts },
   images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
 };
 

@@ -13,7 +13,7 @@ const APISERVER_LOCK_FILE = 'apiserver.lock';
 
 /** `kv apiserver --data-dir DIR --port N`: runs the API server until SIGTERM/SIGINT */
 export async function runApiServerCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'no-crds': { type: 'boolean' } } });
+  const { values } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'advertise-address': { type: 'string' }, 'no-crds': { type: 'boolean' } } });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const logger = log.child({ component: 'apiserver' });
   let releaseLock: () => void;
@@ -25,7 +25,7 @@ export async function runApiServerCommand(argv: string[]): Promise<void> {
     process.exit(2);
   }
   // --no-crds: KubeVirt's CRDs are not installed at start (`kv up --bare`: the install brings them)
-  const srv = await startApiServer({ dataDir, port: values.port ? Number(values.port) : DEFAULT_PORT, host: values.host, installCRDs: !values['no-crds'] });
+  const srv = await startApiServer({ dataDir, port: values.port ? Number(values.port) : DEFAULT_PORT, host: values.host, advertiseAddress: values['advertise-address'], installCRDs: !values['no-crds'] });
   const paths = dataPaths(dataDir);
   // component identities first: whoever waits for DIR/kubeconfig may start components at once
   const tokens = ensureTokens(paths.tokens);

@@ -63,3 +63,18 @@ describe('malformed RBAC objects', () => {
     }
   });
 });
+
+describe('a bare API server (no KubeVirt CRDs)', () => {
+  it("bootstraps Kubernetes' policy and this cluster's kv:* roles, none of KubeVirt's: those come with the install", async () => {
+    const t = await startTestServer({ installCRDs: false });
+    try {
+      const roles = (await get(t, 'clusterroles')).items.map((r: { metadata: { name: string } }) => r.metadata.name);
+      const bindings = (await get(t, 'clusterrolebindings')).items.map((r: { metadata: { name: string } }) => r.metadata.name);
+      expect(roles).toEqual(expect.arrayContaining(['view', 'edit', 'admin', 'cluster-admin', 'kv:cluster-reader']));
+      expect([...roles, ...bindings].filter((n: string) => /kubevirt/.test(n))).toEqual([]);
+      expect(bindings).toContain('kv:viewers');
+    } finally {
+      await t.close();
+    }
+  });
+});

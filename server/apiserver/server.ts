@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import { log } from '../log';
 import { dataPaths } from '../data-dir';
 import { ensureTokenSigner } from './sa-token-signer';
@@ -19,6 +19,7 @@ import { openSqliteStore } from './store/sqlite-store';
 import type { Store } from './store/types';
 import { startControllers } from './controllers';
 import { ensureKubernetesService } from './kubernetes-service';
+import { listenOnAdvertiseAddress, removeAdvertiseLink } from './advertise-address';
 import { publishExtensionApiserverAuthentication } from './extension-apiserver-authentication';
 import { mkdirSync } from 'node:fs';
 import { RbacCache } from './rbac/rbac-cache';
@@ -30,10 +31,15 @@ export interface ApiServerOptions {
   /** 0 = a free port */
   port?: number;
   host?: string;
+  /**
+   * also listen here, on the same port, and name this address in the `kubernetes` Service's
+   * Endpoints (kube-apiserver's --advertise-address): Pods with their own network reach it
+   */
+  advertiseAddress?: string;
   storeFactory?: (dbPath: string) => Store;
   /** folder of CRD YAMLs applied at start (default deploy/crds) */
   crdDir?: string;
-  /** apply the CRD folder at start (default); false for a bare cluster, whose CRDs come with an install */
+  /** apply the CRD folder and KubeVirt's bootstrap RBAC at start (default); false for a bare cluster, whose CRDs and roles come with an install */
   installCRDs?: boolean;
   bookmarkIntervalMs?: number;
   /** node lease expiry (default 40 s) */
@@ -73,7 +79,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   startConfigCaches(ctx);
   wireAggregation(store, paths.pki);
   await ensureSystemNamespaces(ctx);
-  await reconcileBootstrapPolicy(ctx);
+  await reconcileBootstrapPolicy(ctx, { kubevirt: opts.installCRDs !== false });
   await publishExtensionApiserverAuthentication(ctx, pki.caPem);
   await publishUploadTokenKey(ctx, ctx.uploadTokenKey);
   await aggregateClusterRoles(ctx);
@@ -92,7 +98,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   });
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
-  await ensureKubernetesService(ctx, { host: host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port });
+  const advertised = opts.advertiseAddress ? await advertise(server, opts.advertiseAddress, port, logger) : undefined;
+  await ensureKubernetesService(ctx, { host: advertised ? opts.advertiseAddress! : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port });
   const stopControllers = startControllers(ctx, { nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs, eventTTLMs: opts.eventTTLMs });
   ready = true;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -102,6 +109,10 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
     async close() {
       ready = false;
       stopControllers();
+      if (advertised) {
+        advertised.close();
+        removeAdvertiseLink();
+      }
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
@@ -109,4 +120,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
       store.close();
     },
   };
+}
+
+/** the advertise address's listener, or undefined (and a warning) when the host will not take the address */
+async function advertise(server: Server, address: string, port: number, logger: typeof log): Promise<NetServer | undefined> {
+  try {
+    const tcp = await listenOnAdvertiseAddress(server, address, port);
+    logger.info({ address, port }, 'apiserver listening on its advertise address');
+    return tcp;
+  } catch (err) {
+    logger.warn({ address, err: err instanceof Error ? err.message : String(err) }, 'cannot listen on the advertise address; the kubernetes Service points at the main address');
+    return undefined;
+  }
 }

@@ -10,3 +10,14 @@ export function ensureHostLink(name: string): void {
   }
   run('ip', ['link', 'set', name, 'up']);
 }
+
+/** `address`/32 on the link `name` (made if missing), so Pods reach the host there through their gateway. */
+export function ensureHostAddress(name: string, address: string): void {
+  ensureHostLink(name);
+  if (!run('ip', ['-o', 'addr', 'show', 'dev', name]).includes(` ${address}/`)) run('ip', ['addr', 'add', `${address}/32`, 'dev', name]);
+}
+
+/** deletes the link and the addresses on it; nothing when it is gone */
+export function removeHostLink(name: string): void {
+  tryRun('ip', ['link', 'del', name]);
+}

@@ -98,3 +98,12 @@ function portsOf(s: V1Service, slicesOf: (namespace: string, name: string) => V1
     };
   });
 }
+
+/**
+ * The host address the embedded API server advertises on a pod-network cluster (`kv up --bare`): the
+ * `kubernetes` Service's endpoint, on the dummy link kv-api0. Link-local, so it is never routed off the host.
+ */
+export const API_ADVERTISE_ADDRESS = '169.254.64.1';
+
+/** default/kubernetes's ClusterIP (kube-apiserver's first Service IP; the API server allocates it) */
+export const KUBERNETES_CLUSTER_IP = '10.96.0.1';

@@ -76,8 +76,16 @@ function hostPathOf(path: string, type: string | undefined): string {
  * Fetches the sources and writes the volumes; a volume that cannot be made throws VolumeSourceError
  * (FailedMount). Called again while the Pod runs, it rewrites them (a fresh token, changed ConfigMaps).
  */
-export async function prepareContainerConfig(core: CoreV1Api, pod: V1Pod, podDir: string, ips: { podIP: string; hostIP: string }): Promise<ContainerConfig> {
+/**
+ * `ips.ownNetwork`: the Pod gets its own network namespace, where the `kubernetes` Service's
+ * ClusterIP works (the service proxy carries it to the API server's advertise address), so its
+ * KUBERNETES_SERVICE_HOST/PORT are the Service's, as in Kubernetes. Otherwise they name the API
+ * server's address, which a Pod on the host's network reaches directly (as does one with its own
+ * network when the API server advertises only loopback: nothing better exists then).
+ */
+export async function prepareContainerConfig(core: CoreV1Api, pod: V1Pod, podDir: string, ips: { podIP: string; hostIP: string; ownNetwork?: boolean }): Promise<ContainerConfig> {
   const sources = await fetchSources(core, pod);
+  if (ips.ownNetwork && !sources.kubernetesEndpoint?.host.startsWith('127.')) sources.kubernetesEndpoint = undefined;
   const tokens = new Map<string, string>();
   let earliest: number | undefined;
   for (const t of tokenProjections(pod)) {

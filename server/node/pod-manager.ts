@@ -131,7 +131,7 @@ export class PodManager {
   /** Before the first start: the env's ConfigMaps/Secrets/Services read, the file volumes written (else FailedMount). */
   private async configReady(pod: V1Pod, rt: PodRuntime): Promise<boolean> {
     try {
-      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP });
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP, ownNetwork: !pod.spec?.hostNetwork && !!this.opts.podNetwork });
       this.scheduleRefresh(rt);
       return true;
     } catch (err) {
@@ -152,7 +152,7 @@ export class PodManager {
     if (rt.config && (at === undefined || at > Date.now())) return;
     if (!rt.config && !pod.spec?.volumes?.some((v) => v.projected)) return;
     try {
-      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP });
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP, ownNetwork: !pod.spec?.hostNetwork && !!this.opts.podNetwork });
       this.log.info({ pod: rt.key, uid: rt.uid }, 'pod volumes refreshed');
     } catch (err) {
       this.log.warn({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'pod volume refresh failed; retrying');

@@ -11,6 +11,7 @@ import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor,
 import { applyDefaultsInChild } from './apply-defaults';
 import { sweepPodProcesses } from './sweep';
 import { ensureDemoImage } from './demo-image';
+import { API_ADVERTISE_ADDRESS } from '../network/service-model';
 import { mintLoginLink } from '../console/login-link';
 import { BUNDLE_ENV, pinKvBundle } from '../bundle/pin-bundle';
 
@@ -47,6 +48,14 @@ interface UpPlan { apiserver: ComponentSpec; virtApi?: ComponentSpec; control: C
  * plane, storage and N kubelets. Not bare: KubeVirt too (virt-api, virt-controller, a virt-handler
  * per node, the console). Bare: no CRD, no DataVolumes — what kind gives before an install.
  */
+/**
+ * A bare cluster's Pods run in their own network namespaces and reach the API server through the
+ * `kubernetes` Service: the API server advertises a host address they can reach (unless the pod network is off).
+ */
+function advertiseFlags(): string[] {
+  return process.env.KV_POD_NETWORK === '0' ? [] : ['--advertise-address', API_ADVERTISE_ADDRESS];
+}
+
 function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controllerMetricsPort: number): UpPlan {
   const common = ['--data-dir', o.dataDir];
   const paths = dataPaths(o.dataDir);
@@ -55,7 +64,7 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controll
   const as = (component: string) => ['--kubeconfig', paths.componentKubeconfig(component)];
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
   return {
-    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort), ...(o.bare ? ['--no-crds'] : [])], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
+    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort), ...(o.bare ? ['--no-crds', ...advertiseFlags()] : [])], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
     // virt-api runs whether or not the console does: admission and every subresource need it
     virtApi: o.bare ? undefined : {
       name: 'virt-api', nodeFlags: SMALL_YOUNG_GENERATION, args: ['virt-api', ...common, ...as('virt-api'), '--port', String(o.virtApiPort), '--allowed-origin', `http://${o.host}:${o.consolePort}`],

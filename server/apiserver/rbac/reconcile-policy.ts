@@ -75,10 +75,22 @@ async function ensure<T extends Role | Binding>(ctx: ApiContext, rt: ServedType,
 }
 
 /** creates or reconciles every bootstrap ClusterRole and ClusterRoleBinding, the components' included */
-export async function reconcileBootstrapPolicy(ctx: ApiContext): Promise<void> {
+/** KubeVirt's own roles and bindings (not this cluster's kv:* ones): a bare cluster gets them from the install */
+const isKubeVirtPolicy = (name: string) => !name.startsWith('kv:');
+
+/**
+ * `kubevirt: false` (a bare cluster, `kv apiserver --no-crds`): only Kubernetes' policy and this
+ * cluster's kv:* roles, as on kind before an install; KubeVirt's user and component roles come
+ * with deploy/cluster and go with `kubectl delete -k`.
+ */
+export async function reconcileBootstrapPolicy(ctx: ApiContext, opts: { kubevirt?: boolean } = {}): Promise<void> {
   const roles = ctx.registry.find(RBAC_GROUP, 'v1', 'clusterroles')!;
   const bindings = ctx.registry.find(RBAC_GROUP, 'v1', 'clusterrolebindings')!;
-  const components = componentPolicy();
-  for (const r of [...BOOTSTRAP_CLUSTER_ROLES, ...components.roles]) await ensure(ctx, roles, r, reconcileRole);
-  for (const b of [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...components.bindings]) await ensure(ctx, bindings, b, reconcileBinding);
+  const kubevirt = opts.kubevirt !== false;
+  const components = kubevirt ? componentPolicy() : { roles: [], bindings: [] };
+  const wanted = <T extends { metadata: { name: string } }>(o: T) => kubevirt || !KUBEVIRT_NAMES.has(o.metadata.name);
+  for (const r of [...BOOTSTRAP_CLUSTER_ROLES.filter(wanted), ...components.roles]) await ensure(ctx, roles, r, reconcileRole);
+  for (const b of [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS.filter(wanted), ...components.bindings]) await ensure(ctx, bindings, b, reconcileBinding);
 }
+
+const KUBEVIRT_NAMES = new Set([...KUBEVIRT_CLUSTER_ROLES, ...KUBEVIRT_CLUSTER_ROLE_BINDINGS].map((o) => o.metadata.name).filter(isKubeVirtPolicy));

@@ -22,7 +22,7 @@ export interface WatchHandle { events: any[]; ended: () => boolean; stop: () => 
 export async function startTestServer(opts: Partial<ApiServerOptions> & { memory?: boolean; dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kv-apiserver-'));
   const srv = await startApiServer({
-    dataDir, port: opts.port ?? 0, crdDir: opts.crdDir, bookmarkIntervalMs: opts.bookmarkIntervalMs, nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs, eventTTLMs: opts.eventTTLMs,
+    dataDir, port: opts.port ?? 0, crdDir: opts.crdDir, installCRDs: opts.installCRDs, bookmarkIntervalMs: opts.bookmarkIntervalMs, nodeLeaseTimeoutMs: opts.nodeLeaseTimeoutMs, eventTTLMs: opts.eventTTLMs,
     storeFactory: opts.storeFactory ?? (opts.memory === false ? undefined : () => createMemoryStore()),
   });
   const agent = new Agent({ keepAlive: true, ca: srv.caPem });

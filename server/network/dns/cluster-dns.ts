@@ -4,8 +4,8 @@ import type pino from 'pino';
 import { Backoff, delay } from '../../kube/backoff';
 import { makeKubeClients } from '../../kube/clients';
 import { messageOf } from '../../kube/api-errors';
-import { run, tryRun } from '../../node/network/ip-command';
-import { ensureHostLink } from '../host-link';
+import { tryRun } from '../../node/network/ip-command';
+import { ensureHostAddress } from '../host-link';
 import { ServiceCache } from '../service-cache';
 import { DNS_SERVICE } from '../service-model';
 import { buildDnsModel, type DnsModel } from './dns-model';
@@ -24,8 +24,7 @@ export interface ClusterDnsOptions {
 }
 
 export function ensureDnsLink(address: string): void {
-  ensureHostLink(DNS_LINK);
-  if (!run('ip', ['-o', 'addr', 'show', 'dev', DNS_LINK]).includes(` ${address}/`)) run('ip', ['addr', 'add', `${address}/32`, 'dev', DNS_LINK]);
+  ensureHostAddress(DNS_LINK, address);
 }
 
 /**

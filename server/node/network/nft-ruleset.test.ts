@@ -9,7 +9,7 @@ describe('node nftables rules', () => {
   it('drops new connections from the bridge to the host and masquerades pod egress', () => {
     const r = renderNodeRules(input);
     expect(r).toContain('iifname "kv-br7" ct state established,related accept\n');
-    expect(r).toMatch(/iifname "kv-br7" ip daddr 10\.96\.0\.10 meta l4proto \{ tcp, udp \} th dport 53 accept\n {4}iifname "kv-br7" drop/);
+    expect(r).toMatch(/iifname "kv-br7" ip daddr 10\.96\.0\.10 meta l4proto \{ tcp, udp \} th dport 53 accept\n {4}iifname "kv-br7" ct original ip daddr 10\.96\.0\.1 meta l4proto tcp accept\n {4}iifname "kv-br7" drop/);
     expect(r).toContain('iifname "kv-br7" ip daddr 127.0.0.0/8 drop');
     expect(r).toContain('ip saddr 10.244.7.0/24 ip daddr != 10.244.7.0/24 masquerade');
   });

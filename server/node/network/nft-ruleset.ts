@@ -1,4 +1,4 @@
-import { DNS_SERVICE } from '../../network/service-model';
+import { DNS_SERVICE, KUBERNETES_CLUSTER_IP } from '../../network/service-model';
 
 /** What the node's nftables table is rendered from. */
 export interface NodeRulesInput {
@@ -12,7 +12,9 @@ export interface NodeRulesInput {
  * - input: nothing that arrives from the pod bridge may open a host socket (the API server,
  *   handler, migration and NBD ports listen on the host), except replies to the host's own
  *   connections and DHCP/ICMP errors, and the cluster DNS (10.96.0.10 port 53, UDP and TCP, served
- *   on the host by server/network/dns); loopback addresses are never accepted from the bridge.
+ *   on the host by server/network/dns), and connections a pod opened to the `kubernetes` Service
+ *   (10.96.0.1, DNATed by the service proxy to the API server's advertise address on the host);
+ *   loopback addresses are never accepted from the bridge.
  * - forward: pods may leave through any other interface; replies come back.
  * - postrouting: pod traffic leaving the node's pod range is masqueraded to the host's address (also
  *   towards another node's pods: a bridge-bound guest does not answer other ranges yet, docs/networking.md).
@@ -24,6 +26,7 @@ export function renderNodeRules(i: NodeRulesInput): string {
     `    type filter hook input priority filter; policy accept;`,
     `    iifname "${i.bridge}" ct state established,related accept`,
     `    iifname "${i.bridge}" ip daddr ${DNS_SERVICE.clusterIP} meta l4proto { tcp, udp } th dport 53 accept`,
+    `    iifname "${i.bridge}" ct original ip daddr ${KUBERNETES_CLUSTER_IP} meta l4proto tcp accept`,
     `    iifname "${i.bridge}" drop`,
     `  }`,
     `  chain forward {`,
