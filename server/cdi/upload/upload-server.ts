@@ -11,6 +11,7 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { log } from '../../log';
+import { parseRequestTarget } from '../../http/request-target';
 import { diskFromFile } from '../importer/import-disk';
 import { ImportError } from '../importer/fetch-source';
 import { SparseFileWriter } from '../importer/sparse-writer';
@@ -33,7 +34,8 @@ export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: U
   const busy = new Set<string>();
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
-      const url = new URL(req.url ?? '/', 'http://uploadproxy');
+      const url = parseRequestTarget(req.url);
+      if (!url) return send(res, 400, 'malformed request target');
       if (url.pathname === '/healthz') return send(res, 200, 'ok');
       if (url.pathname !== '/v1beta1/upload' && url.pathname !== '/v1beta1/upload-async') return send(res, 404, 'not found');
       if (req.method !== 'POST') return send(res, 405, 'method not allowed');
