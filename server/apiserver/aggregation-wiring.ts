@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import forge from 'node-forge';
 import { setProxyClientCertificate, setServiceResolver } from './aggregation';
 import type { Store } from './store/types';
-import { newCertificate, newKeyPair } from './pki';
+import { newCertificate, newKeyPair } from '../tls-keys';
 
 const FRONT_PROXY_DAYS = 825;
 export const FRONT_PROXY_CN = 'front-proxy-client';

@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { newCertificate, newKeyPair } from '../tls-keys';
 import { API_ADVERTISE_ADDRESS } from '../network/service-model';
 import { KUBERNETES_SERVICE_IP } from './rest/write/service-kinds/service-fields';
 
@@ -11,22 +12,6 @@ export interface Pki { caPem: string; certPem: string; keyPem: string }
 const CA_DAYS = 3650;
 const SERVING_DAYS = 825;
 const SERVING_SANS = { dns: ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'], ips: ['127.0.0.1', '::1', KUBERNETES_SERVICE_IP, API_ADVERTISE_ADDRESS] };
-
-export function newKeyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.PrivateKey; pem: string } {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const priv = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
-  return { privateKey: priv, publicKey: forge.pki.setRsaPublicKey(priv.n, priv.e), pem };
-}
-
-export function newCertificate(publicKey: forge.pki.PublicKey, days: number): forge.pki.Certificate {
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = publicKey;
-  cert.serialNumber = '01' + randomBytes(8).toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
-  return cert;
-}
 
 function createCa() {
   const keys = newKeyPair();

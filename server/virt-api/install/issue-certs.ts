@@ -3,8 +3,8 @@
  * virt-api's serving certificate for its Service's DNS names, and the CA as the caBundle of the
  * APIServices and webhooks that point at that Service.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
+import { newCertificate, newKeyPair } from '../../tls-keys';
 
 export interface VirtApiCerts { caPem: string; certPem: string; keyPem: string }
 
@@ -14,21 +14,6 @@ const SERVING_DAYS = 365;
 /** the DNS names a Service `name` in `namespace` is dialled by (kube-apiserver verifies <name>.<namespace>.svc) */
 export function serviceDnsNames(namespace: string, name: string): string[] {
   return [name, `${name}.${namespace}`, `${name}.${namespace}.svc`, `${name}.${namespace}.svc.cluster.local`];
-}
-
-function newKeyPair() {
-  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-  const privateKey = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
-  return { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e), pem };
-}
-
-function newCertificate(publicKey: forge.pki.PublicKey, days: number): forge.pki.Certificate {
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = publicKey;
-  cert.serialNumber = '01' + randomBytes(8).toString('hex');
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + days * 86_400_000);
-  return cert;
 }
 
 /** a fresh self-signed CA and a serving certificate it signs for the Service's DNS names */
