@@ -1,4 +1,4 @@
-import { DNS_SERVICE, KUBERNETES_CLUSTER_IP } from '../../network/service-model';
+import { CLUSTER_POD_CIDR, DNS_SERVICE, KUBERNETES_CLUSTER_IP } from '../../network/service-model';
 
 /** What the node's nftables table is rendered from. */
 export interface NodeRulesInput {
@@ -16,8 +16,8 @@ export interface NodeRulesInput {
  *   (10.96.0.1, DNATed by the service proxy to the API server's advertise address on the host);
  *   loopback addresses are never accepted from the bridge.
  * - forward: pods may leave through any other interface; replies come back.
- * - postrouting: pod traffic leaving the node's pod range is masqueraded to the host's address (also
- *   towards another node's pods: a bridge-bound guest does not answer other ranges yet, docs/networking.md).
+ * - postrouting: pod traffic leaving the pod network (10.244.0.0/16) is masqueraded to the host's
+ *   address; between the pods of two nodes it keeps its source, as Kubernetes' network model asks.
  */
 export function renderNodeRules(i: NodeRulesInput): string {
   return [
@@ -38,7 +38,7 @@ export function renderNodeRules(i: NodeRulesInput): string {
     `  }`,
     `  chain postrouting {`,
     `    type nat hook postrouting priority srcnat; policy accept;`,
-    `    ip saddr ${i.podCidr} ip daddr != ${i.podCidr} masquerade`,
+    `    ip saddr ${i.podCidr} ip daddr != ${CLUSTER_POD_CIDR} masquerade`,
     `  }`,
     `}`,
     '',

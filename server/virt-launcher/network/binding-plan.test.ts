@@ -65,6 +65,8 @@ describe('bridge plan', () => {
   it('moves the Pod IP from eth0 to the guest by DHCP, with the Pod gateway', () => {
     expect(plan.ipBatch).toContain('addr del 10.244.1.7/24 dev eth0');
     expect(plan.ipBatch).toContain('link set eth0 master k6t-eth0');
+    // the node bridge hairpins broadcasts back: k6t-eth0 must never learn the guest's MAC on eth0
+    expect(plan.ipBatch.indexOf('link set dev eth0 type bridge_slave learning off')).toBeGreaterThan(plan.ipBatch.indexOf('link set eth0 master k6t-eth0'));
     expect(plan.lease).toMatchObject({ ip: '10.244.1.7', subnetMask: '255.255.255.0', router: '10.244.1.1', serverId: '169.254.75.10' });
   });
   it('does no NAT', () => expect(plan.nft).not.toContain('dnat'));

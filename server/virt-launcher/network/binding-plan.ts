@@ -70,6 +70,10 @@ function bridgeLinks(pod: PodLinkInfo): string[] {
     `link set ${BRIDGE} mtu ${pod.mtu}`,
     `addr del ${pod.podIP}/${pod.prefix} dev ${POD_LINK}`,
     `link set ${POD_LINK} master ${BRIDGE}`,
+    // the node bridge hairpins the guest's broadcasts back through eth0: were k6t-eth0 to learn the
+    // guest's MAC from those echoes, it would send the guest's traffic back out of eth0 until the
+    // guest spoke again (tens of seconds of silence). KubeVirt turns learning off on this port too.
+    `link set dev ${POD_LINK} type bridge_slave learning off`,
     `tuntap add dev ${TAP} mode tap`,
     `link set ${TAP} mtu ${pod.mtu} master ${BRIDGE} up`,
     `addr add ${BRIDGE_SERVER_IP}/32 dev ${BRIDGE}`,

@@ -45,8 +45,12 @@ function build(): Topology {
   const t: Topology = { node: `kvb-n-${r}`, pod: `kvb-p-${r}`, guest: `kvb-g-${r}`, podIP: `10.251.${octet}.5`, gw: `10.251.${octet}.1`, dir: join(tmpdir(), `kvb-${r}`), procs: [] };
   for (const ns of [t.node, t.pod, t.guest]) sh(['ip', 'netns', 'add', ns]);
   sh(['ip', 'link', 'add', `kvbn${r}`, 'netns', t.node, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', t.pod]);
-  inNs(t.node, ['ip', 'addr', 'add', `${t.gw}/24`, 'dev', `kvbn${r}`]);
-  inNs(t.node, ['ip', 'link', 'set', `kvbn${r}`, 'up']);
+  // the node's end joins a bridge with hairpin on, as the process kubelet plugs Pods (pod-netns.ts)
+  inNs(t.node, ['ip', 'link', 'add', 'kvb-br', 'type', 'bridge']);
+  inNs(t.node, ['ip', 'link', 'set', `kvbn${r}`, 'master', 'kvb-br', 'up']);
+  inNs(t.node, ['ip', 'link', 'set', 'dev', `kvbn${r}`, 'type', 'bridge_slave', 'hairpin', 'on']);
+  inNs(t.node, ['ip', 'addr', 'add', `${t.gw}/24`, 'dev', 'kvb-br']);
+  inNs(t.node, ['ip', 'link', 'set', 'kvb-br', 'up']);
   inNs(t.pod, ['ip', 'addr', 'add', `${t.podIP}/24`, 'dev', 'eth0']);
   inNs(t.pod, ['ip', 'link', 'set', 'eth0', 'up']);
   inNs(t.pod, ['ip', 'route', 'add', 'default', 'via', t.gw]);
@@ -139,5 +143,11 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined || !hasBusybox)('lau
     await firstLine(p);
     expect(dial(t.node, t.podIP, 8080)).toBe(`guest ${t.gw}`);
     expect(inNs(t.pod, ['ip', '-4', 'addr', 'show', 'dev', 'eth0'])).not.toContain(t.podIP);
+    // a broadcast from the guest (here an ARP request; in a real guest its periodic ARP) comes back
+    // through eth0 from the node bridge's hairpin port: the guest stays reachable on the Pod IP
+    // (k6t-eth0 learning the guest's MAC on eth0 blackholed it until the guest spoke again)
+    inNs(t.guest, ['busybox', 'arping', '-c', '1', '-w', '2', '-I', 'eth0', t.gw]);
+    expect(inNs(t.pod, ['bridge', 'fdb', 'show', 'br', 'k6t-eth0'])).not.toMatch(new RegExp(`${MAC} dev eth0 `, 'i'));
+    expect(dial(t.node, t.podIP, 8080)).toBe(`guest ${t.gw}`);
   });
 });

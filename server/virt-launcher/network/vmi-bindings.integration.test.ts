@@ -99,7 +99,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('masquerade and bri
       try {
         await until(() => `vm-masq → ${b}:80 (last: ${last})`, async () => (last = await shell.run(`busybox nc -w 3 ${b} 80 </dev/null`)) === 'hello vm-bridge', 45_000);
       } catch (err) {
-        // one CI run lost this path for 45 s while the host still reached the bridge guest: say where each guest ran and what the masquerade guest's neighbours were
+        // two CI runs lost this path (k6t-eth0 had learned the bridge guest's MAC on eth0 from the node bridge's hairpin; learning is off there now): say where each guest ran and what the masquerade guest's neighbours were
         const nodes = `vm-masq on ${(await getVMI('vm-masq'))?.status?.nodeName}, vm-bridge on ${(await getVMI('vm-bridge'))?.status?.nodeName}`;
         const neigh = await shell.run('ip neigh; ip route').catch(() => '?');
         throw new Error(`${(err as Error).message}; ${nodes}; host → ${b}:80 now: ${await greeting(b, 80)}; masq guest: ${neigh.replace(/\n/g, ' | ')}`, { cause: err });
