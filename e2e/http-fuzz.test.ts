@@ -75,10 +75,17 @@ function sendRaw(l: Listener, r: RawRequest): Promise<Outcome> {
     const opts = { host: l.url.hostname, port: Number(l.url.port) };
     const s = l.url.protocol === 'https:' ? tlsConnect({ ...opts, rejectUnauthorized: false }) : netConnect(opts);
     let head = '';
+    let idle: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => { s.destroy(); resolve('hang'); }, REQUEST_DEADLINE_MS);
     s.on(l.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => s.write(r.bytes));
-    s.on('data', (d: Buffer) => { if (head.length < 64) head += d.toString('latin1'); });
-    s.on('close', () => { clearTimeout(timer); const m = /^HTTP\/1\.[01] (\d{3})/.exec(head); resolve(m ? Number(m[1]) : 'closed'); });
+    s.on('data', (d: Buffer) => {
+      if (head.length < 64) head += d.toString('latin1');
+      // answered: a server that keeps the connection open (keep-alive) is left after 100 ms of quiet,
+      // not after its idle timeout; whatever it does with the rest of the bytes still counts (pids, /healthz)
+      clearTimeout(idle);
+      idle = setTimeout(() => s.destroy(), 100);
+    });
+    s.on('close', () => { clearTimeout(timer); clearTimeout(idle); const m = /^HTTP\/1\.[01] (\d{3})/.exec(head); resolve(m ? Number(m[1]) : 'closed'); });
     s.on('error', () => { /* close follows */ });
   });
 }
@@ -127,6 +134,7 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)(`${COUNT} malformed requests across e
   const stopHealth = new AbortController();
   const health = sampleHealth(stopHealth.signal);
   const byStatus = new Map<string, number>();
+  const msByListener = new Map<string, number>();
   const bad: string[] = [];
   let next = 0;
   const started = Date.now();
@@ -135,7 +143,9 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)(`${COUNT} malformed requests across e
       const i = next++;
       const r = requests[i];
       const l = listeners[i % listeners.length];
+      const t0 = Date.now();
       const outcome = r.kind === 'raw' ? await sendRaw(l, r) : await sendFramed(l, r);
+      msByListener.set(l.name, (msByListener.get(l.name) ?? 0) + Date.now() - t0);
       const key = `${l.name} ${outcome}`;
       byStatus.set(String(outcome), (byStatus.get(String(outcome)) ?? 0) + 1);
       if (outcome === 'hang' || (typeof outcome === 'number' && outcome >= 500)) {
@@ -147,7 +157,7 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)(`${COUNT} malformed requests across e
   const seconds = (Date.now() - started) / 1000;
   stopHealth.abort();
   const healthFailures = await health;
-  process.stdout.write(`http fuzz: ${COUNT} requests over ${listeners.length} listeners in ${seconds.toFixed(1)} s (${Math.round(COUNT / seconds)}/s); by status ${JSON.stringify(Object.fromEntries([...byStatus].sort()))}\n`);
+  process.stdout.write(`http fuzz: ${COUNT} requests over ${listeners.length} listeners in ${seconds.toFixed(1)} s (${Math.round(COUNT / seconds)}/s); by status ${JSON.stringify(Object.fromEntries([...byStatus].sort()))}; mean ms per request by listener ${JSON.stringify(Object.fromEntries([...msByListener].map(([k, v]) => [k, +(v / (COUNT / listeners.length)).toFixed(1)])))}\n`);
   expect(bad).toEqual([]);
   expect(healthFailures).toEqual([]);
   expect(componentPids()).toEqual(pidsBefore);

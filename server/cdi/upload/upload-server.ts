@@ -16,6 +16,7 @@ import { diskFromFile } from '../importer/import-disk';
 import { ImportError } from '../importer/fetch-source';
 import { SparseFileWriter } from '../importer/sparse-writer';
 import { uploadAuthorizer, type UploadAuthorizer } from './upload-auth';
+import { declineUpgrades } from '../../http/decline-upgrades';
 
 export interface UploadTarget {
   /** the claim's host path (directory or Block file) and size, once the DataVolume is UploadReady */
@@ -32,7 +33,7 @@ const send = (res: ServerResponse, code: number, message: string) => {
 export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: UploadAuthorizer = uploadAuthorizer(kc)): Server {
   const logger = log.child({ component: 'uploadproxy' });
   const busy = new Set<string>();
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = parseRequestTarget(req.url);
       if (!url) return send(res, 400, 'malformed request target');
@@ -66,4 +67,6 @@ export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: U
       }
     })().catch((err) => { if (!res.headersSent) send(res, 500, (err as Error).message); });
   });
+  declineUpgrades(server);
+  return server;
 }

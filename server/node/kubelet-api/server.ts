@@ -10,6 +10,7 @@ import type { Logger } from '../../log';
 import { bearerToken, type Review } from '../../kube/delegated-auth';
 import { messageOf } from '../../kube/api-errors';
 import { parseLogQuery, streamLog } from './container-log';
+import { declineUpgrades } from '../../http/decline-upgrades';
 
 /** Where a container's log is, or why there is none (a kubelet's 404/400 text). */
 export type LogLocation = { file: string; isRunning: () => boolean } | { code: number; message: string };
@@ -81,6 +82,7 @@ export function startKubeletApi(opts: KubeletApiOptions): Promise<KubeletApi> {
     });
   });
   server.requestTimeout = 0; // followers stream for as long as they like
+  declineUpgrades(server); // exec/attach/port-forward are not served here
   server.headersTimeout = 10_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestPathname } from '../../http/request-target';
+import { declineUpgrades } from '../../http/decline-upgrades';
 
 export interface MetricsEndpoint { url: string; close(): Promise<void> }
 
@@ -19,6 +20,7 @@ export async function serveMetrics(scrape: () => Promise<{ contentType: string; 
       (err: unknown) => res.writeHead(500).end(String((err as Error).message)),
     );
   });
+  declineUpgrades(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => { server.off('error', reject); resolve(); });
