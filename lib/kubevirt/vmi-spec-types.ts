@@ -123,7 +123,7 @@ export interface Volume {
   configMap?: { name: string; optional?: boolean; volumeLabel?: string };
   secret?: { secretName: string; optional?: boolean; volumeLabel?: string };
   serviceAccount?: { serviceAccountName: string };
-  downwardAPI?: Record<string, unknown>;
+  downwardAPI?: { fields?: { path: string; fieldRef?: { fieldPath: string } }[]; volumeLabel?: string };
   downwardMetrics?: Record<string, never>;
   sysprep?: Record<string, unknown>;
   memoryDump?: Record<string, unknown>;

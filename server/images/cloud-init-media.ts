@@ -51,8 +51,16 @@ export async function makeConfigDriveMedia(opts: ConfigDriveMediaOptions): Promi
   ]);
 }
 
+/**
+ * A config disk as KubeVirt makes one for a configMap, secret, serviceAccount or downwardAPI volume:
+ * an ISO9660 image whose files are the source's keys (label `cfgdata` unless the volume names one).
+ */
+export async function makeConfigDisk(outFile: string, label: string, files: Record<string, Buffer>): Promise<void> {
+  await makeIso(outFile, label, Object.entries(files));
+}
+
 /** Writes the files to a scratch dir, builds the ISO next to outFile, then renames it into place. */
-async function makeIso(outFile: string, volumeId: string, files: [string, string | undefined][]): Promise<void> {
+async function makeIso(outFile: string, volumeId: string, files: [string, string | Buffer | undefined][]): Promise<void> {
   const tool = findIsoTool();
   const scratch = await mkdtemp(join(tmpdir(), 'kv-cidata-'));
   const partial = `${outFile}.partial`;

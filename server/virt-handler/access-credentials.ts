@@ -26,19 +26,11 @@ interface AccessCredential {
   userPassword?: SecretSource & { propagationMethod?: { qemuGuestAgent?: Record<string, never> } };
 }
 
-/** The credentials the agent propagates (cloud-init ones go into the cloud-init media instead). */
+/** The credentials the agent propagates (cloud-init ones go into the cloud-init media at boot: launcher-inputs.ts). */
 export function agentCredentials(vmi: VirtualMachineInstance): AccessCredential[] {
   const all = ((vmi.spec as { accessCredentials?: AccessCredential[] }).accessCredentials ?? []);
   return all.filter((c) => c.sshPublicKey?.propagationMethod?.qemuGuestAgent || c.userPassword?.propagationMethod?.qemuGuestAgent);
 }
-
-/** Keys KubeVirt would put into the cloud-init media: not done here yet, and said so in the condition. */
-export function cloudInitCredentials(vmi: VirtualMachineInstance): AccessCredential[] {
-  const all = ((vmi.spec as { accessCredentials?: AccessCredential[] }).accessCredentials ?? []);
-  return all.filter((c) => c.sshPublicKey?.propagationMethod?.noCloud || c.sshPublicKey?.propagationMethod?.configDrive);
-}
-
-export const CLOUD_INIT_UNSUPPORTED = 'sshPublicKey propagation through noCloud or configDrive cloud-init is not supported by kubevirt-ts yet: use propagationMethod.qemuGuestAgent';
 
 /** Public keys in a Secret value: one per line, comments and blank lines skipped. */
 export function keysIn(value: string): string[] {
@@ -88,7 +80,6 @@ export class AccessCredentialSync {
 
   /** The condition to report now; starts an attempt when one is due. */
   observe(vmi: VirtualMachineInstance, podDir: string, key: string, agentConnected: boolean): CredentialCondition | undefined {
-    if (cloudInitCredentials(vmi).length) return { type: Condition.AccessCredentialsSynchronized, status: 'False', reason: SYNC_FAILED, message: CLOUD_INIT_UNSUPPORTED };
     if (agentCredentials(vmi).length === 0) return undefined;
     const st = this.state.get(podDir) ?? { at: 0, pending: false, connected: false };
     this.state.set(podDir, st);

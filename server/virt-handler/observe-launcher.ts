@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { DEFAULT_GRACE_PERIOD_SECONDS } from '../../lib/kubevirt';
-import type { DomainStatus, GuestInfo } from '../virt-launcher/protocol';
+import type { DomainStatus, GuestInfo, LauncherInputs } from '../virt-launcher/protocol';
 import { LauncherError } from '../virt-launcher/launcher-client';
 import type { LauncherConnections } from './launcher-connections';
 import { isLauncherReady, podFile, readTermination } from './pod-dir';
@@ -62,7 +62,11 @@ export function forgetGuestInfo(podDir: string): void {
   guestInfoCache.delete(podDir);
 }
 
-export async function observeLauncher(conns: LauncherConnections, podDir: string, key: string, vmi: VirtualMachineInstance, onGuestInfo: () => void = () => undefined): Promise<Observation> {
+export async function observeLauncher(
+  conns: LauncherConnections, podDir: string, key: string, vmi: VirtualMachineInstance,
+  onGuestInfo: () => void = () => undefined,
+  inputsOf: (vmi: VirtualMachineInstance) => Promise<LauncherInputs> = async () => ({}),
+): Promise<Observation> {
   const termination = readTermination(podDir);
   if (!isLauncherReady(podDir) && !termination) return { waiting: true };
   const entry = conns.get(podDir, key);
@@ -77,7 +81,7 @@ export async function observeLauncher(conns: LauncherConnections, podDir: string
         out.domain = await entry.client.request('status');
       }
     } else if (!entry.synced) {
-      out.domain = await entry.client.request('sync', { vmi: vmi as never }, { timeoutMs: SYNC_TIMEOUT_MS });
+      out.domain = await entry.client.request('sync', { vmi: vmi as never, inputs: await inputsOf(vmi) }, { timeoutMs: SYNC_TIMEOUT_MS });
       entry.synced = true;
     } else {
       out.domain = await entry.client.request('status');

@@ -19,6 +19,7 @@ import { computeDomainStatus, isAgentConnected } from './compute-domain-status';
 import { Phase, Reason } from './constants';
 import { LauncherConnections } from './launcher-connections';
 import { forgetGuestInfo, observeLauncher } from './observe-launcher';
+import { apiInputReader, resolveLauncherInputs, type InputReader } from './launcher-inputs';
 import { podDirOf, podUIDOnNode } from './pod-dir';
 import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
@@ -48,6 +49,7 @@ export class VMIHandler {
   private readonly credentials: AccessCredentialSync;
   /** the VMI versions our status writes replaced: a sync that still sees one waits for our write's event */
   private readonly ownWrites = new OwnWrites();
+  private readonly inputReader: InputReader;
 
   constructor(private readonly opts: VMIHandlerOptions) {
     this.log = log.child({ component: 'virt-handler', node: opts.node });
@@ -55,6 +57,7 @@ export class VMIHandler {
     this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis], workers: 4 });
     this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
     this.readiness = new LauncherReadiness(opts.clients.core);
+    this.inputReader = apiInputReader(opts.clients.core);
     this.credentials = new AccessCredentialSync(
       secretReader(opts.clients.core),
       async (podDir, key, creds) => { await this.connections.get(podDir, key).client.request('setAccessCredentials', creds); },
@@ -102,7 +105,7 @@ export class VMIHandler {
       this.credentials.forget(podDir);
       return;
     }
-    const seen = await observeLauncher(this.connections, podDir, key, vmi, () => this.controller.enqueue(key));
+    const seen = await observeLauncher(this.connections, podDir, key, vmi, () => this.controller.enqueue(key), (v) => resolveLauncherInputs(v, this.inputReader));
     if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
     if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
     const agentConnected = seen.domain?.state === 'running' && isAgentConnected(seen);

@@ -6,12 +6,13 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
-import { DOMAIN_REASONS, LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherVMI, type MigrationInfo } from './protocol';
+import { DOMAIN_REASONS, LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherInputs, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
 import { createDomainFiles } from './prepare-files';
 import { planCloudInitMedia, writeCloudInitMedia } from './converter/cloud-init';
+import { planConfigDisks, writeConfigDisks } from './converter/config-disks';
 import { podInterface, podNetworkIP, setUpPodNetwork, type PodNetwork } from './network/pod-binding';
 import { findFreePort, FINAL_MIGRATION_STATES, isPostcopyLost, LAUNCHER_PORTS, listenPort, MIGRATION_LISTEN_HOST, POSTCOPY_ACTIVE, POSTCOPY_FAILED_MESSAGE, POSTCOPY_WAKE_STATES, PRE_SWITCHOVER, queryMigration, shouldStartPostcopy, startIncoming, startOutgoing } from './migration/domain-migration';
 import { collectDomainStats } from './domain-stats';
@@ -55,8 +56,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   async handle<C extends CommandName>(cmd: C, args: CommandArgs<C>): Promise<unknown> {
     const a = args as any;
     switch (cmd) {
-      case 'sync': return this.ensureDomain(a?.vmi, false);
-      case 'prepareIncoming': return this.prepareIncoming(a?.vmi, a?.allowPostCopy === true);
+      case 'sync': return this.ensureDomain(a?.vmi, false, a?.inputs);
+      case 'prepareIncoming': return this.prepareIncoming(a?.vmi, a?.allowPostCopy === true, a?.inputs);
       case 'status': return this.requireDomain().status;
       case 'pause': await this.requireDomain().pause(); return this.domain!.status;
       case 'unpause': await this.requireDomain().unpause(); return this.domain!.status;
@@ -162,7 +163,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   /** Idempotent: the first sync starts the domain, later ones (same VMI UID) return its status. */
-  ensureDomain(input: unknown, incoming: boolean): Promise<DomainStatus> {
+  ensureDomain(input: unknown, incoming: boolean, inputs: LauncherInputs = {}): Promise<DomainStatus> {
     const problem = checkLauncherVMI(input);
     if (problem) throw new CommandError(LAUNCHER_ERRORS.badRequest, `sync needs a VMI: ${problem}`);
     const vmi = input as LauncherVMI;
@@ -171,11 +172,11 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       throw new CommandError(LAUNCHER_ERRORS.uidMismatch, `this launcher runs VMI ${this.domain.status.vmiUID}, not ${uid}`);
     }
     this.graceSeconds = vmi.spec.terminationGracePeriodSeconds ?? this.graceSeconds;
-    this.starting ??= this.startDomain(vmi, incoming);
+    this.starting ??= this.startDomain(vmi, incoming, inputs);
     return this.starting.then(() => this.domain!.status);
   }
 
-  private async startDomain(vmi: LauncherVMI, incoming: boolean): Promise<DomainStatus> {
+  private async startDomain(vmi: LauncherVMI, incoming: boolean, inputs: LauncherInputs): Promise<DomainStatus> {
     const steps = new StepTimer();
     const accel = await this.opts.accel();
     steps.lap('accel');
@@ -187,8 +188,9 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
     domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
     try {
-      const cloudInit = planCloudInitMedia(vmi, podDir);
-      const media = Object.fromEntries(cloudInit.map((p) => [p.volume, p.path]));
+      const cloudInit = planCloudInitMedia(vmi, podDir, inputs);
+      const configDisks = planConfigDisks(vmi, podDir, inputs);
+      const media = Object.fromEntries([...cloudInit, ...configDisks].map((p) => [p.volume, p.path]));
       const podIP = podNetworkIP();
       if (podIP) {
         this.podNetwork ??= await setUpPodNetwork({ vmi, podIP, launcherPorts: Object.values(LAUNCHER_PORTS), log: this.logger });
@@ -206,7 +208,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       });
       domain.update({ machine: this.plan.machine, hostPorts: this.plan.hostPorts, interfaces: this.plan.interfaces, noPodNetwork: !podIP && podInterface(vmi) !== undefined });
       steps.lap('convert');
-      await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
+      await Promise.all([writeCloudInitMedia(cloudInit), writeConfigDisks(configDisks), createDomainFiles(this.plan.files)]);
       steps.lap('files');
       const devices = vmi.spec.domain.devices ?? {};
       if (devices.autoattachSerialConsole !== false) {
@@ -228,8 +230,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     }
   }
 
-  private async prepareIncoming(vmi: unknown, allowPostCopy: boolean): Promise<{ host: string; port: number; nbdPort?: number }> {
-    await this.ensureDomain(vmi, true);
+  private async prepareIncoming(vmi: unknown, allowPostCopy: boolean, inputs?: LauncherInputs): Promise<{ host: string; port: number; nbdPort?: number }> {
+    await this.ensureDomain(vmi, true, inputs);
     const d = this.requireDomain();
     const qmp = d.requireQmp();
     const disks = await listWritableDisks(qmp, this.plan?.sharedDisks);

@@ -164,9 +164,23 @@ export interface HotplugDisk {
 /** KubeVirt's accessCredentials as the agent applies them: each user's whole authorized_keys, passwords. */
 export interface AccessCredentials { authorizedKeys?: { user: string; keys: string[] }[]; passwords?: { user: string; password: string }[] }
 
+/**
+ * What the VMI names but does not hold, read by virt-handler through the API (KubeVirt's launcher
+ * reads the same from Secrets and ConfigMaps mounted into its Pod): the launcher writes it into the
+ * guest's cloud-init and config disks.
+ */
+export interface LauncherInputs {
+  /** per cloud-init volume: user and network data from its `secretRef` / `networkDataSecretRef` */
+  cloudInit?: Record<string, { userData?: string; networkData?: string }>;
+  /** SSH public keys of accessCredentials propagated through cloud-init (`propagationMethod.noCloud` / `configDrive`) */
+  sshPublicKeys?: { noCloud?: string[]; configDrive?: string[] };
+  /** per configMap, secret, serviceAccount or downwardAPI volume: its files (path → base64 content) */
+  configVolumes?: Record<string, Record<string, string>>;
+}
+
 /** Command name → [args, result]. */
 export interface Commands {
-  sync: [{ vmi: LauncherVMI }, DomainStatus];
+  sync: [{ vmi: LauncherVMI; inputs?: LauncherInputs }, DomainStatus];
   status: [undefined, DomainStatus];
   pause: [undefined, DomainStatus];
   unpause: [undefined, DomainStatus];
@@ -193,7 +207,7 @@ export interface Commands {
   screendump: [{ format?: 'ppm' | 'png' } | undefined, { path: string; format: 'ppm' | 'png' }];
   /** target side: start QEMU with `-incoming defer`, then migrate-incoming on a free loopback port. */
   /** `nbdPort`: where the target serves its writable node-local disks (NBD) for the source to copy them to. */
-  prepareIncoming: [{ vmi: LauncherVMI; allowPostCopy?: boolean }, { port: number; host: string; nbdPort?: number }];
+  prepareIncoming: [{ vmi: LauncherVMI; inputs?: LauncherInputs; allowPostCopy?: boolean }, { port: number; host: string; nbdPort?: number }];
   /** source side: starts the migration and returns at once; follow `migration` events or `migrationStatus`. */
   /** with `nbdPort` the writable node-local disks are copied to the target first (see disk-mirror.ts). */
   migrate: [{ host: string; port: number; nbdPort?: number; params?: MigrationParams }, MigrationInfo];

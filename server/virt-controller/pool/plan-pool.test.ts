@@ -5,7 +5,7 @@ import { computePoolStatus } from './pool-status';
 import { renderPoolVM } from './render-pool-vm';
 
 const UID = 'pool-uid';
-interface Vol { dataVolume?: { name: string }; persistentVolumeClaim?: { claimName: string }; cloudInitNoCloud?: { userDataSecretRef: { name: string } }; configMap?: { name: string } }
+interface Vol { dataVolume?: { name: string }; persistentVolumeClaim?: { claimName: string }; cloudInitNoCloud?: { secretRef: { name: string } }; configMap?: { name: string } }
 function pool(over: Record<string, unknown> = {}): VirtualMachinePool {
   return {
     apiVersion: 'pool.kubevirt.io/v1beta1', kind: 'VirtualMachinePool',
@@ -21,7 +21,7 @@ function pool(over: Record<string, unknown> = {}): VirtualMachinePool {
             { name: 'root', dataVolume: { name: 'root' } },
             { name: 'claim', persistentVolumeClaim: { claimName: 'root' } },
             { name: 'shared', persistentVolumeClaim: { claimName: 'shared' } },
-            { name: 'ci', cloudInitNoCloud: { userDataSecretRef: { name: 'userdata' } } },
+            { name: 'ci', cloudInitNoCloud: { secretRef: { name: 'userdata' } } },
             { name: 'cm', configMap: { name: 'cfg' } },
           ] } },
         },
@@ -83,16 +83,16 @@ describe('renderPoolVM', () => {
     expect(out.metadata.ownerReferences).toEqual([{ apiVersion: 'pool.kubevirt.io/v1beta1', kind: 'VirtualMachinePool', name: 'pool', uid: UID, controller: true, blockOwnerDeletion: true }]);
     expect(out.spec.dataVolumeTemplates?.[0].metadata?.name).toBe('root-4');
     const vols = out.spec.template.spec.volumes as unknown as Vol[];
-    expect(vols.map((v) => v.dataVolume?.name ?? v.persistentVolumeClaim?.claimName ?? v.cloudInitNoCloud?.userDataSecretRef.name ?? v.configMap?.name))
+    expect(vols.map((v) => v.dataVolume?.name ?? v.persistentVolumeClaim?.claimName ?? v.cloudInitNoCloud?.secretRef.name ?? v.configMap?.name))
       .toEqual(['root-4', 'root-4', 'shared', 'userdata', 'cfg']);
   });
 
   it('with nameGeneration, suffixes secret and config map references too', () => {
     const out = renderPoolVM(pool({ nameGeneration: { appendIndexToSecretRefs: true, appendIndexToConfigMapRefs: true } }), 'pool-1', 1);
     const vols = out.spec.template.spec.volumes as unknown as Vol[];
-    expect(vols[3].cloudInitNoCloud?.userDataSecretRef.name).toBe('userdata-1');
+    expect(vols[3].cloudInitNoCloud?.secretRef.name).toBe('userdata-1');
     expect(vols[4].configMap?.name).toBe('cfg-1');
-    expect((pool().spec.virtualMachineTemplate?.spec?.template.spec.volumes as unknown as Vol[])[3].cloudInitNoCloud?.userDataSecretRef.name).toBe('userdata');
+    expect((pool().spec.virtualMachineTemplate?.spec?.template.spec.volumes as unknown as Vol[])[3].cloudInitNoCloud?.secretRef.name).toBe('userdata');
   });
 });
 

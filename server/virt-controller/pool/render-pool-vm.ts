@@ -8,7 +8,8 @@ import type { OwnerReference, VirtualMachine, VirtualMachinePool, VirtualMachine
 import { POOL_API_VERSION, POOL_KIND } from './constants';
 
 interface NameGeneration { appendIndexToConfigMapRefs?: boolean; appendIndexToSecretRefs?: boolean }
-interface SecretRefs { userDataSecretRef?: { name: string }; networkDataSecretRef?: { name: string } }
+/** KubeVirt's JSON names: `secretRef` (Go's UserDataSecretRef) and `networkDataSecretRef` */
+interface SecretRefs { secretRef?: { name: string }; networkDataSecretRef?: { name: string } }
 interface LooseVolume {
   persistentVolumeClaim?: { claimName: string };
   dataVolume?: { name: string };
@@ -23,7 +24,7 @@ export function poolOwnerRef(pool: VirtualMachinePool): OwnerReference {
 }
 
 function suffixSecretRefs(refs: SecretRefs | undefined, suffix: string): void {
-  if (refs?.userDataSecretRef) refs.userDataSecretRef.name += suffix;
+  if (refs?.secretRef) refs.secretRef.name += suffix;
   if (refs?.networkDataSecretRef) refs.networkDataSecretRef.name += suffix;
 }
 

@@ -4,6 +4,7 @@
  * synced by MigrationTarget / MigrationSource. A VMIM cache maps migration UIDs to objects for
  * the progress annotation.
  */
+import { apiInputReader } from '../launcher-inputs';
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration, VMIMigrationState } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
@@ -47,7 +48,7 @@ export class MigrationHandler {
   private readonly deps: MigrationDeps;
 
   constructor(private readonly opts: MigrationHandlerOptions) {
-    this.deps = { node: opts.node, dataDir: opts.dataDir, clients: opts.clients, recorder: opts.recorder, connections: opts.connections };
+    this.deps = { node: opts.node, dataDir: opts.dataDir, clients: opts.clients, recorder: opts.recorder, connections: opts.connections, inputs: apiInputReader(opts.clients.core) };
     this.vmims = new Informer({ kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_UID]: (m: any) => [m.metadata?.uid] } });
     this.controller = new Controller({ name: 'virt-handler-migration', execute: (k) => this.execute(k), informers: [opts.vmis, this.vmims], workers: 2 });
     this.source = new MigrationSource(this.deps, {

@@ -8,6 +8,7 @@
  * same base image), the emptyDisks and the cloud-init media exactly as the source did at boot, and
  * serves the writable ones over NBD; the source copies what the guest wrote there before switching.
  */
+import { resolveLauncherInputs, type InputReader } from '../launcher-inputs';
 import type { VirtualMachineInstance, VMIMigrationState } from '../../../lib/kubevirt';
 import type { JsonPatchOperation } from '../../kube/clients';
 import { EventTypeNormal, type EventRecorder } from '../../kube/events';
@@ -22,6 +23,8 @@ export interface MigrationDeps {
   clients: MigrationClients;
   recorder: Pick<EventRecorder, 'record'>;
   connections: LauncherConnections;
+  /** the Secrets, ConfigMaps and tokens the VMI names (the target writes the same disks as the source) */
+  inputs: InputReader;
 }
 
 const PREPARE_TIMEOUT_MS = 30_000;
@@ -43,7 +46,7 @@ export async function syncMigrationTarget(d: MigrationDeps, key: string, vmi: Vi
   if (!state.targetNodeAddress) {
     // the target must accept post-copy before the source may switch to it
     const allowPostCopy = (state.migrationConfiguration as ResolvedConfig | undefined)?.allowPostCopy === true;
-    const { host, port, nbdPort } = await client.request('prepareIncoming', { vmi: vmi as never, allowPostCopy }, { timeoutMs: PREPARE_TIMEOUT_MS });
+    const { host, port, nbdPort } = await client.request('prepareIncoming', { vmi: vmi as never, inputs: await resolveLauncherInputs(vmi, d.inputs), allowPostCopy }, { timeoutMs: PREPARE_TIMEOUT_MS });
     const ports: Record<string, number> = { [String(port)]: DIRECT_MIGRATION_PORT };
     if (nbdPort) ports[String(nbdPort)] = BLOCK_MIGRATION_PORT;
     await patchMigrationState(d.clients, vmi, { targetNodeAddress: host, targetDirectMigrationNodePorts: ports });

@@ -20,7 +20,7 @@ export interface ConverterInput {
   podDir: string;
   accel: 'kvm' | 'tcg';
   image: (ref: string) => ImageEntry | undefined;
-  /** volume name → generated cloud-init media (ISO) in the pod dir. */
+  /** volume name → the ISO the launcher wrote for it (cloud-init and config volumes) */
   cloudInitMedia: Record<string, string>;
   ovmf?: OvmfFiles;
   /** picks the loopback port forwarded to a guest port (launcher: a free port). */

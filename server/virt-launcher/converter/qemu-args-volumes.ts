@@ -93,9 +93,10 @@ function hostDisk(vol: Volume): VolumeSource {
   return { path, format: 'raw', readOnly: false, files: [{ kind: 'mustExist', path, what: field }] };
 }
 
-function cloudInit(input: ConverterInput, vol: Volume): VolumeSource {
+/** cloud-init and config volumes: the ISO the launcher wrote for them */
+function isoMedia(input: ConverterInput, vol: Volume): VolumeSource {
   const media = input.cloudInitMedia[vol.name];
-  if (!media) throw invalid(`spec.volumes[${vol.name}]: cloud-init media was not generated`);
+  if (!media) throw invalid(`spec.volumes[${vol.name}]: its ISO media was not generated`);
   return { path: resolveInside(input.podDir, media, `spec.volumes[${vol.name}]`), format: 'raw', readOnly: true, files: [] };
 }
 
@@ -106,7 +107,7 @@ export function resolveVolumeSource(input: ConverterInput, vol: Volume): VolumeS
   if (vol.ephemeral) return ephemeral(input, vol);
   if (vol.hostDisk) return hostDisk(vol);
   if (vol.persistentVolumeClaim || vol.dataVolume) return persistentClaim(input, vol);
-  if (vol.cloudInitNoCloud || vol.cloudInitConfigDrive) return cloudInit(input, vol);
+  if (vol.cloudInitNoCloud || vol.cloudInitConfigDrive || vol.configMap || vol.secret || vol.serviceAccount || vol.downwardAPI) return isoMedia(input, vol);
   const kind = Object.keys(vol).find((k) => k !== 'name') ?? 'none';
   throw new ConverterError(CONVERTER_REASONS.unsupported, `spec.volumes[${vol.name}]: volume type ${JSON.stringify(kind)} is not supported by this launcher`);
 }

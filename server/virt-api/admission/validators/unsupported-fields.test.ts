@@ -22,15 +22,32 @@ describe('fields kubevirt-ts cannot honour are refused, with why', () => {
     ['persistent EFI', (s: Spec) => { (s.domain as Record<string, unknown>).firmware = { bootloader: { efi: { persistent: true } } }; }, 'spec.domain.firmware.bootloader.efi.persistent', /no backend storage/],
     ['hugepages', (s: Spec) => { s.domain.memory.hugepages = { pageSize: '2Mi' }; }, 'spec.domain.memory.hugepages', /hugepages are not supported yet/],
     ['SR-IOV', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'n', sriov: {} }]; s.networks = [{ name: 'n', multus: { networkName: 'sriov-net' } }]; }, 'spec.domain.devices.interfaces[0].sriov', /SR-IOV is not supported/],
-    ['configMap volume', (s: Spec) => { s.volumes.push({ name: 'cfg', configMap: { name: 'app' } }); s.domain.devices.disks.push({ name: 'cfg' }); }, 'spec.volumes[1].configMap', /configMap volumes are not supported yet/],
-    ['secret volume', (s: Spec) => { s.volumes.push({ name: 'sec', secret: { secretName: 'app' } }); s.domain.devices.disks.push({ name: 'sec' }); }, 'spec.volumes[1].secret', /secret volumes are not supported yet/],
-    ['serviceAccount volume', (s: Spec) => { s.volumes.push({ name: 'sa', serviceAccount: { serviceAccountName: 'default' } }); s.domain.devices.disks.push({ name: 'sa' }); }, 'spec.volumes[1].serviceAccount', /serviceAccount volumes/],
-    ['downwardAPI volume', (s: Spec) => { s.volumes.push({ name: 'd', downwardAPI: { fields: [] } }); s.domain.devices.disks.push({ name: 'd' }); }, 'spec.volumes[1].downwardAPI', /downwardAPI volumes/],
     ['sysprep volume', (s: Spec) => { s.volumes.push({ name: 'sp', sysprep: { configMap: { name: 'x' } } }); s.domain.devices.disks.push({ name: 'sp', cdrom: {} }); }, 'spec.volumes[1].sysprep', /sysprep volumes/],
   ])('%s', (_name, patch, field, message) => {
     const causes = refusals(spec(patch));
     expect(causes.map((c) => c.field)).toContain(field);
     expect(causes.find((c) => c.field === field)!.message).toMatch(message);
+  });
+
+  it.each([
+    ['configMap', { configMap: { name: 'app' } }],
+    ['secret', { secret: { secretName: 'app' } }],
+    ['serviceAccount', { serviceAccount: { serviceAccountName: 'default' } }],
+    ['downwardAPI', { downwardAPI: { fields: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } }],
+  ])('a %s volume is attached as a disk; without one it is refused (no virtiofs)', (type, source) => {
+    const withDisk = spec((s) => { s.volumes.push({ name: 'cfg', ...source }); s.domain.devices.disks.push({ name: 'cfg', disk: { bus: 'virtio' } }); });
+    expect(refusals(withDisk)).toEqual([]);
+    const causes = refusals(spec((s) => { s.volumes.push({ name: 'cfg', ...source }); }));
+    expect(causes).toEqual([expect.objectContaining({ field: `spec.volumes[1].${type}`, message: expect.stringMatching(/is attached as a disk here .* no virtiofsd/) })]);
+  });
+
+  it('a downwardAPI field other than metadata is refused with what is supported', () => {
+    const causes = refusals(spec((s) => {
+      s.volumes.push({ name: 'd', downwardAPI: { fields: [{ path: 'n', fieldRef: { fieldPath: "metadata.labels['app']" } }, { path: 'ip', fieldRef: { fieldPath: 'status.podIP' } }, { path: 'cpu', resourceFieldRef: { resource: 'limits.cpu' } }] } });
+      s.domain.devices.disks.push({ name: 'd' });
+    }));
+    expect(causes.map((c) => c.field)).toEqual(['spec.volumes[1].downwardAPI.fields[1]', 'spec.volumes[1].downwardAPI.fields[2]']);
+    expect(causes[0].message).toMatch(/only fieldRef metadata\.name/);
   });
 
   it('a spec using only what the launcher implements gets no refusal', () => {

@@ -20,15 +20,15 @@ const DEVICES: Record<string, string> = {
 
 /** spec.volumes[].<type> → refused */
 const VOLUMES: Record<string, string> = {
-  configMap: 'configMap volumes are not supported yet; pass the data with cloudInitNoCloud or a disk',
-  secret: 'secret volumes are not supported yet; pass the data with cloudInitNoCloud (userDataSecretRef) or a disk',
-  serviceAccount: 'serviceAccount volumes are not supported yet',
-  downwardAPI: 'downwardAPI volumes are not supported yet',
   downwardMetrics: 'downwardMetrics volumes are not supported: kubevirt-ts publishes no host metrics to guests',
   sysprep: 'sysprep volumes are not supported yet',
   memoryDump: 'memoryDump volumes are not supported yet',
   containerPath: 'containerPath volumes are not supported',
 };
+
+/** volumes the launcher writes as ISO disks (KubeVirt: a disk, or virtiofs when no disk names them) */
+const CONFIG_VOLUMES = ['configMap', 'secret', 'serviceAccount', 'downwardAPI'];
+const DOWNWARD_FIELDS = /^metadata\.(name|namespace|uid|labels|annotations|(labels|annotations)\['[^']+'\])$/;
 
 export function validateUnsupportedFields(spec: unknown, field: string): Cause[] {
   const s = objectAt(spec);
@@ -53,9 +53,19 @@ export function validateUnsupportedFields(spec: unknown, field: string): Cause[]
     if (!isObject(iface.sriov)) continue;
     out.push(forbidden(`${field}.domain.devices.interfaces[${i}].sriov`, `${field}.domain.devices.interfaces[${i}].sriov: SR-IOV is not supported: ${NO_PCI}`));
   }
+  const diskNames = new Set(objectsAt(devices.disks).map(([d]) => d.name));
   for (const [vol, i] of objectsAt(s.volumes)) {
     const type = Object.keys(VOLUMES).find((k) => vol[k] !== undefined);
     if (type) out.push(forbidden(`${field}.volumes[${i}].${type}`, `${field}.volumes[${i}].${type}: ${VOLUMES[type]}`));
+    const config = CONFIG_VOLUMES.find((k) => vol[k] !== undefined);
+    if (config && !diskNames.has(vol.name)) {
+      out.push(forbidden(`${field}.volumes[${i}].${config}`, `${field}.volumes[${i}].${config}: a ${config} volume is attached as a disk here (list it in ${field}.domain.devices.disks); sharing it through virtiofs is not supported yet: the launcher runs no virtiofsd`));
+    }
+    for (const [f, j] of objectsAt(objectAt(vol.downwardAPI).fields)) {
+      const path = objectAt(f.fieldRef).fieldPath;
+      if (typeof path === 'string' && DOWNWARD_FIELDS.test(path)) continue;
+      out.push(forbidden(`${field}.volumes[${i}].downwardAPI.fields[${j}]`, `${field}.volumes[${i}].downwardAPI.fields[${j}]: only fieldRef metadata.name, metadata.namespace, metadata.uid, metadata.labels, metadata.annotations and metadata.labels['<key>'] / metadata.annotations['<key>'] are supported`));
+    }
   }
   return out;
 }
