@@ -7,6 +7,7 @@ import { CLUSTER_ROLE_BINDING_STRATEGY, CLUSTER_ROLE_STRATEGY, ROLE_BINDING_STRA
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
 import { DAEMON_SET_STRATEGY, DEPLOYMENT_STRATEGY, REPLICA_SET_STRATEGY } from './apps-kinds/workload-strategy';
 import { defaultPodSpec } from './apps-kinds/workload-defaults';
+import { podQOSClass } from './pod-kinds/pod-qos';
 
 /**
  * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
@@ -53,9 +54,9 @@ const CRD_CONDITIONS = (crd: any, old?: { status?: CrdStatus }) => {
 const STRATEGIES: Record<string, Strategy> = {
   '/pods': {
     prepareForCreate(pod) {
-      pod.status = { phase: 'Pending', qosClass: 'BestEffort' };
       pod.spec ??= {};
       defaultPodSpec(pod.spec);
+      pod.status = { phase: 'Pending', qosClass: podQOSClass(pod) };
     },
   },
   '/namespaces': {
