@@ -191,9 +191,16 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
     } finally { shell.close(); }
   });
 
-  it('stops the demo VM', { timeout: 180_000 }, async () => {
+  it('stops the demo VM; virt-handler removes its launchers\' pod dirs from the node once their Pods are gone', { timeout: 180_000 }, async () => {
+    const uid = (await json('get', 'vmi', 'demo')).metadata.uid as string;
+    const pods = (await json('get', 'pods', '-l', `kubevirt.io/created-by=${uid}`)).items as { metadata: { uid: string }; spec: { nodeName: string } }[];
+    expect(pods).toHaveLength(1); // the migration target; the source's Pod went when the migration ended
+    const podDirs = pods.map((p) => `${NODE_DIR}/nodes/${p.spec.nodeName}/pods/${p.metadata.uid}`);
+    expect(podDirs.every((d) => existsSync(d))).toBe(true);
     await ok('patch', 'vm', 'demo', '--type=merge', '-p', '{"spec":{"runStrategy":"Halted"}}');
     await until('demo VMI gone', async () => (await kubectl('get', 'vmi', 'demo')).code !== 0, 120_000);
+    await until('launcher Pods gone', async () => (await json('get', 'pods', '-l', `kubevirt.io/created-by=${uid}`)).items.length === 0, 60_000);
+    await until('their pod dirs removed (virt-handler --clean-pod-dirs)', () => podDirs.every((d) => !existsSync(d)), 60_000);
   });
 
   it('virt-handler without update on virtualmachineinstances/status: the launcher runs but the VMI never reports Running, apiserver.log shows the denial; the role restored, it runs', { timeout: 300_000 }, async () => {
