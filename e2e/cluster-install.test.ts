@@ -39,6 +39,19 @@ async function ok(...args: string[]): Promise<string> {
   return r.out;
 }
 const json = async (...args: string[]) => JSON.parse(await ok(...args, '-o', 'json'));
+/** takes one verb off one rule of a ClusterRole (re-apply its deploy/cluster file to restore it) */
+async function dropVerb(role: string, resource: string, verb: string): Promise<void> {
+  const rules = (await json('get', 'clusterrole', role)).rules as { resources: string[]; verbs: string[] }[];
+  const i = rules.findIndex((r) => r.resources.includes(resource) && r.verbs.includes(verb));
+  expect(i, `${role} grants ${verb} on ${resource}`).toBeGreaterThanOrEqual(0);
+  await ok('patch', 'clusterrole', role, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: `/rules/${i}/verbs`, value: rules[i].verbs.filter((v) => v !== verb) }]));
+}
+/** the API server's log lines for requests RBAC refused to a component's service account */
+function denials(serviceAccount: string): Record<string, string>[] {
+  return readFileSync(`${cluster.dataDir}/logs/apiserver.log`, 'utf8').split('\n')
+    .map((l) => { try { return JSON.parse(l) as Record<string, string>; } catch { return undefined; } })
+    .filter((e): e is Record<string, string> => e?.msg === 'RBAC denied a service account' && e.user === `system:serviceaccount:kubevirt:${serviceAccount}`);
+}
 async function vmiRunning(timeoutMs: number) {
   return until('demo VMI Running', async () => {
     const r = await kubectl('get', 'vmi', 'demo', '-o', 'json');
@@ -204,10 +217,7 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
   });
 
   it('virt-handler without update on virtualmachineinstances/status: the launcher runs but the VMI never reports Running, apiserver.log shows the denial; the role restored, it runs', { timeout: 300_000 }, async () => {
-    const rules = (await json('get', 'clusterrole', 'kubevirt-handler')).rules as { resources: string[]; verbs: string[] }[];
-    const i = rules.findIndex((r) => r.resources.includes('virtualmachineinstances/status'));
-    expect(rules[i].verbs).toContain('update');
-    await ok('patch', 'clusterrole', 'kubevirt-handler', '--type=json', '-p', JSON.stringify([{ op: 'replace', path: `/rules/${i}/verbs`, value: rules[i].verbs.filter((v) => v !== 'update') }]));
+    await dropVerb('kubevirt-handler', 'virtualmachineinstances/status', 'update');
     await ok('patch', 'vm', 'demo', '--type=merge', '-p', '{"spec":{"runStrategy":"Always"}}');
     // every step before the handler's status write still works: the VMI is scheduled, its launcher runs
     const uid = await until('demo VMI', async () => {
@@ -218,15 +228,32 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
       const pods = (await json('get', 'pods', '-l', `kubevirt.io/created-by=${uid}`)).items as { status?: { phase?: string } }[];
       return pods[0]?.status?.phase === 'Running';
     }, 120_000);
-    const denial = await until('the denial in apiserver.log', () => readFileSync(`${cluster.dataDir}/logs/apiserver.log`, 'utf8').split('\n')
-      .map((l) => { try { return JSON.parse(l) as Record<string, string>; } catch { return undefined; } })
-      .find((e) => e?.msg === 'RBAC denied a service account' && e.user === 'system:serviceaccount:kubevirt:kubevirt-handler'
-        && e.resource === 'virtualmachineinstances' && e.subresource === 'status' && e.name === 'demo'), 60_000);
+    const denial = await until('the denial in apiserver.log', () => denials('kubevirt-handler')
+      .find((e) => e.resource === 'virtualmachineinstances' && e.subresource === 'status' && e.name === 'demo'), 60_000);
     expect(denial.verb).toBe('update');
     await new Promise((r) => setTimeout(r, 5000)); // the handler retries; none of its status writes can land
     expect((await json('get', 'vmi', 'demo')).status?.phase).not.toBe('Running');
     await ok('apply', '-f', `${ROOT}deploy/cluster/rbac-handler.yaml`);
     await vmiRunning(120_000);
+  });
+
+  it('virt-controller without create on pods: the VMI gets no launcher Pod (FailedCreate), apiserver.log shows the denial; the role restored, it runs', { timeout: 300_000 }, async () => {
+    await ok('patch', 'vm', 'demo', '--type=merge', '-p', '{"spec":{"runStrategy":"Halted"}}');
+    await until('demo VMI gone', async () => (await kubectl('get', 'vmi', 'demo')).code !== 0, 120_000);
+    await dropVerb('kubevirt-controller', 'pods', 'create');
+    await ok('patch', 'vm', 'demo', '--type=merge', '-p', '{"spec":{"runStrategy":"Always"}}');
+    // the VM controller still creates the VMI (its verbs are intact); only the launcher Pod cannot be made
+    const uid = await until('demo VMI', async () => {
+      const r = await kubectl('get', 'vmi', 'demo', '-o', 'jsonpath={.metadata.uid}');
+      return r.code === 0 && r.out ? r.out : undefined;
+    }, 60_000);
+    const denial = await until('the denial in apiserver.log', () => denials('kubevirt-controller').find((e) => e.resource === 'pods' && e.namespace === 'default'), 60_000);
+    expect(denial.verb).toBe('create');
+    await until('FailedCreate event', async () => (await json('get', 'events', '--field-selector', `involvedObject.uid=${uid},reason=FailedCreate`)).items.length > 0, 60_000);
+    expect((await json('get', 'pods', '-l', `kubevirt.io/created-by=${uid}`)).items).toEqual([]);
+    expect((await json('get', 'vmi', 'demo')).status?.phase ?? 'Pending').toBe('Pending');
+    await ok('apply', '-f', `${ROOT}deploy/cluster/rbac-controller.yaml`);
+    await vmiRunning(180_000);
   });
 
   it('kubectl delete -k deploy/cluster leaves no kubevirt-ts object, Pod or process', { timeout: 240_000 }, async () => {
