@@ -1,6 +1,7 @@
 /**
- * `kv handler --node N --data-dir DIR [--kubeconfig F] [--host 127.0.0.1] [--port 0]`: one node's
- * virt-handler. Survives its own restart: launchers keep running; on start it re-reads every
+ * `kv handler --node N --data-dir DIR [--kubeconfig F] [--host 127.0.0.1] [--port 0] [--clean-pod-dirs]`:
+ * one node's virt-handler. `--clean-pod-dirs` (cluster mode, where no kubelet does it) removes the pod
+ * dirs of launcher Pods that are gone (pod-dir-sweep.ts). Survives its own restart: launchers keep running; on start it re-reads every
  * VMI of the node and re-attaches to their launchers (`sync` is idempotent).
  */
 import type { AddressInfo } from 'node:net';
@@ -17,9 +18,14 @@ import { createHandlerServer } from './handler-server';
 import { createHandlerMetrics } from './metrics';
 import { MigrationHandler } from './migration/migration-handler';
 import { advertiseEndpoint, ensureHandlerToken } from './node-endpoint';
+import { nodePodUIDs, runPodDirSweeper } from './pod-dir-sweep';
 import { VMIHandler } from './vmi-handler';
 
-export interface HandlerOptions { node: string; dataDir: string; kubeconfig?: string; kc?: KubeConfig; host?: string; port?: number }
+export interface HandlerOptions {
+  node: string; dataDir: string; kubeconfig?: string; kc?: KubeConfig; host?: string; port?: number;
+  /** remove the pod dirs of launcher Pods that are gone (cluster mode: no kubelet does it) */
+  cleanPodDirs?: boolean;
+}
 
 /** Starts the handler; resolves with its URL and a stop function. */
 export async function startHandler(o: HandlerOptions): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -42,6 +48,7 @@ export async function startHandler(o: HandlerOptions): Promise<{ url: string; st
   const migrations = new MigrationHandler({ node: o.node, dataDir: o.dataDir, clients, recorder, vmis: handler.vmis, connections: handler.connections });
   const running = Promise.all([handler.run(abort.signal), migrations.run(abort.signal)]);
   void advertiseEndpoint(clients.core, o.node, url, hlog, abort.signal);
+  if (o.cleanPodDirs) runPodDirSweeper({ dataDir: o.dataDir, node: o.node, listPodUIDs: nodePodUIDs(clients.core, o.node) }, abort.signal);
   hlog.info({ url }, 'virt-handler started');
   const stop = async () => {
     abort.abort();
@@ -57,7 +64,7 @@ export async function runHandlerCommand(argv: string[], shared?: SharedRun): Pro
     args: argv,
     options: {
       node: { type: 'string' }, 'data-dir': { type: 'string' }, kubeconfig: { type: 'string' },
-      host: { type: 'string' }, port: { type: 'string' },
+      host: { type: 'string' }, port: { type: 'string' }, 'clean-pod-dirs': { type: 'boolean', default: false },
     },
   });
   const node = values.node ?? process.env.KV_NODE_NAME;
@@ -67,7 +74,7 @@ export async function runHandlerCommand(argv: string[], shared?: SharedRun): Pro
   }
   const h = await startHandler({
     node, dataDir: values['data-dir'] ?? defaultDataDir(), kubeconfig: values.kubeconfig,
-    host: values.host, port: values.port ? Number(values.port) : undefined,
+    host: values.host, port: values.port ? Number(values.port) : undefined, cleanPodDirs: values['clean-pod-dirs'],
   });
   if (shared) {
     if (!shared.signal.aborted) await new Promise((resolve) => shared.signal.addEventListener('abort', resolve, { once: true }));

@@ -16,7 +16,8 @@ import { encodePodImages, type PodImage } from '../../images/pod-images';
 export interface RenderOptions {
   /**
    * Cluster mode: the compute container's image. Setting it also mounts the node's pod dir and
-   * image store from the host (render-node-mounts.ts); embedded mode leaves it unset.
+   * image store from the host (render-node-mounts.ts) and drops the containerDisk pull annotation
+   * (no kubelet pulls them there); embedded mode leaves it unset.
    */
   launcherImage?: string;
   cpuAllocationRatio?: number;
@@ -87,7 +88,9 @@ export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptio
   const name = vmi.metadata.name ?? '';
   const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio);
   const claims = launcherClaimVolumes(vmi);
-  const images = podImagesOf(vmi);
+  // cluster mode: a real kubelet never reads the annotation, and a process kubelet standing in for
+  // one (kv up --bare) must not either — the launcher finds the disk in the node's image store
+  const images = opts.launcherImage ? [] : podImagesOf(vmi);
   const pullSecrets = pullSecretsOf(vmi);
   const compute: V1Container = {
     name: COMPUTE_CONTAINER,

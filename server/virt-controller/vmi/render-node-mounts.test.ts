@@ -34,6 +34,13 @@ describe('launcher pod in cluster mode (launcherImage set)', () => {
     expect(c.env!.find((e) => e.name === 'KV_POD_DIR')!.value).toBe(LAUNCHER_POD_DIR);
   });
 
+  it('asks no kubelet to pull the containerDisks (the launcher reads the node store), embedded mode does', () => {
+    const vmi = minimal();
+    vmi.spec!.volumes = [{ name: 'root', containerDisk: { image: 'demo' } }];
+    expect(renderLauncherPod(vmi, { launcherImage: IMAGE }).metadata!.annotations).not.toHaveProperty('kubevirt-ts.io/container-disks');
+    expect(renderLauncherPod(vmi).metadata!.annotations!['kubevirt-ts.io/container-disks']).toBe('[{"image":"demo"}]');
+  });
+
   it('leaves the embedded pod (no launcherImage) without host mounts, but tells it its Pod IP for migrations', () => {
     const spec = renderLauncherPod(minimal()).spec!;
     expect(spec.volumes).toBeUndefined();
