@@ -14,7 +14,7 @@ import {
 
 /** Built-in resources our components touch (a typo guard, not Kubernetes' full list). */
 const BUILTIN_RESOURCES: Record<string, string[]> = {
-  '': ['pods', 'pods/status', 'nodes', 'events', 'namespaces', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes'],
+  '': ['pods', 'pods/status', 'nodes', 'events', 'namespaces', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes', 'serviceaccounts/token'],
   apps: ['controllerrevisions'],
   'authorization.k8s.io': ['subjectaccessreviews', 'selfsubjectaccessreviews'],
   'authentication.k8s.io': ['tokenreviews'],
