@@ -3,8 +3,9 @@
  * user-data from k8s secret", accessCredentials "using nocloud"): cloud-init user-data from a
  * Secret runs; a configMap, a secret, a serviceAccount and a downwardAPI volume are ISO disks the
  * guest mounts (their files, the SA's token that the API server accepts, the VMI's labels); an SSH
- * key from a Secret with propagationMethod noCloud lands in root's authorized_keys. A VMI naming a
- * ConfigMap that does not exist does not start and says why.
+ * key from a Secret with propagationMethod noCloud lands in root's authorized_keys; after a live
+ * migration the guest reads the same files from the target's disks (conformance test_id:1853). A VMI
+ * naming a ConfigMap that does not exist does not start and says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openGuestShell } from './support/guest-shell';
@@ -36,7 +37,7 @@ function vmi(name: string, extraVolumes: object[], extraDisks: object[], spec: R
 }
 
 beforeAll(async () => {
-  c = await startLifecycleCluster({ nodes: 1 });
+  c = await startLifecycleCluster({ nodes: 2 });
 }, 240_000);
 afterAll(async () => {
   await c?.stop();
@@ -77,6 +78,23 @@ describe('Secrets, ConfigMaps, ServiceAccounts and the downward API in a guest',
       expect(await shell.run('cat /root/.ssh/authorized_keys')).toContain(KEY);
     } finally {
       shell.close();
+    }
+
+    // a live migration: the target launcher writes the same disks from what its virt-handler read
+    const before = (await readVMI(c.admin, 'cfgvm')).status.nodeName;
+    await post(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`, { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstanceMigration', metadata: { name: 'cfg-mig' }, spec: { vmiName: 'cfgvm' } });
+    await until('migration Succeeded', async () => {
+      const phase = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations/cfg-mig`)).body?.status?.phase;
+      if (phase === 'Failed') throw new Error('migration failed');
+      return phase === 'Succeeded';
+    }, BOOT_MS);
+    expect((await readVMI(c.admin, 'cfgvm')).status.nodeName).not.toBe(before);
+    const moved = await openGuestShell(c.admin, NS, 'cfgvm');
+    try {
+      // dropped caches: the files are read again, from the target's disks
+      expect(await moved.run('sync; echo 3 > /proc/sys/vm/drop_caches; cat /mnt/CM1/app.conf /mnt/SEC1/password')).toBe('x=1\ns3cret');
+    } finally {
+      moved.close();
     }
   }, 300_000);
 
