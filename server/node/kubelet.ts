@@ -10,7 +10,7 @@ import { messageOf } from '../kube/api-errors';
 import { collectionPath, PodResource } from '../kube/resources';
 import { defaultHostProbeFile, detectAccel } from '../virt-launcher/kvm-probe';
 import { readKvmProbe } from './kvm-probe-result';
-import { readMachineFacts } from './machine-facts';
+import { readHugepages, readMachineFacts } from './machine-facts';
 import type { NodeFacts } from './node-object';
 import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
 import { NodeStatusReporter } from './node-status';
@@ -76,6 +76,7 @@ export class Kubelet {
       podCIDR,
       noPodNetwork: podCIDR ? undefined : opts.noPodNetworkReason,
       kubeletPort: this.api?.port,
+      hugepages: readHugepages(),
     });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });

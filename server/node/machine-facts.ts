@@ -38,3 +38,19 @@ export function readMachineFacts(dataDir: string): MachineFacts {
     architecture: ARCH[process.arch] ?? process.arch,
   };
 }
+
+/** Page sizes of an x86-64 host, as Kubernetes names their resources (hugepages-2Mi, hugepages-1Gi). */
+export const HUGEPAGE_SIZES: Record<string, number> = { '2Mi': 2 * 2 ** 20, '1Gi': 2 ** 30 };
+
+/**
+ * Bytes of hugepages the host has reserved per resource (nr_hugepages × size), read on every
+ * heartbeat so `sysctl vm.nr_hugepages` reaches the Node; 0 where the kernel has none of that size.
+ */
+export function readHugepages(sysDir = '/sys/kernel/mm/hugepages'): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, size] of Object.entries(HUGEPAGE_SIZES)) {
+    const pages = Number(readOr(join(sysDir, `hugepages-${size / 1024}kB`, 'nr_hugepages'), '0'));
+    out[`hugepages-${name}`] = Number.isFinite(pages) ? pages * size : 0;
+  }
+  return out;
+}

@@ -5,7 +5,7 @@ import { mergePatch, type KubeClients } from '../kube/clients';
 import { delay } from '../kube/backoff';
 import { formatKubeTime, formatMicroTime } from '../kube/time';
 import { pressureMatches, withPressureTaints } from './node-pressure';
-import { acceleratorOf, LABEL_ACCELERATOR, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
+import { acceleratorOf, computeCapacity, LABEL_ACCELERATOR, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
 
 export const LEASE_NAMESPACE = 'kube-node-lease';
 export const LEASE_DURATION_SECONDS = 40;
@@ -105,6 +105,9 @@ export class NodeStatusReporter {
       const node = await this.opts.clients.core.readNode({ name: facts.name });
       const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
       if (!pressureMatches(node.status?.conditions, facts.pressure ?? { memory: false, disk: false })) return true;
+      // vm.nr_hugepages changed on the host
+      const cap = computeCapacity(facts);
+      if (Object.keys(facts.hugepages ?? {}).some((k) => node.status?.capacity?.[k] !== cap[k])) return true;
       return ready?.status !== 'True' || node.metadata?.labels?.[LABEL_ACCELERATOR] !== acceleratorOf(facts.kvmUsable);
     } catch (err) {
       if (isNotFound(err)) await this.tick(() => this.register(), 'node re-registration failed'); // the Node was deleted

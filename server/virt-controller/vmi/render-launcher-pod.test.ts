@@ -32,6 +32,14 @@ describe('launcher pod sizing', () => {
     expect(parseQuantity(renderLauncherPod(v).spec!.containers[0].resources!.requests!.memory)).toBe(bytes);
   });
 
+  it('puts guest RAM under hugepages-2Mi (requests = limits) and keeps only the overhead as memory', () => {
+    const v = vmi({ domain: { memory: { guest: '1Gi', hugepages: { pageSize: '2Mi' } } } });
+    const res = renderLauncherPod(v).spec!.containers[0].resources!;
+    expect(res.requests!['hugepages-2Mi']).toBe('1Gi');
+    expect(res.limits!['hugepages-2Mi']).toBe('1Gi');
+    expect(parseQuantity(res.requests!.memory)).toBe(memoryOverheadBytes(v));
+  });
+
   it('adds more overhead for every vCPU', () => {
     const one = memoryOverheadBytes(vmi({ domain: { cpu: { cores: 1 } } }));
     const eight = memoryOverheadBytes(vmi({ domain: { cpu: { cores: 8 } } }));

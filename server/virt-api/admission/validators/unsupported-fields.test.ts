@@ -20,7 +20,6 @@ describe('fields kubevirt-ts cannot honour are refused, with why', () => {
     ['TPM', (s: Spec) => { s.domain.devices.tpm = { persistent: true }; }, 'spec.domain.devices.tpm', /no swtpm/],
     ['SEV', (s: Spec) => { s.domain.launchSecurity = { sev: {} }; }, 'spec.domain.launchSecurity', /SEV\) is not supported/],
     ['persistent EFI', (s: Spec) => { (s.domain as Record<string, unknown>).firmware = { bootloader: { efi: { persistent: true } } }; }, 'spec.domain.firmware.bootloader.efi.persistent', /no backend storage/],
-    ['hugepages', (s: Spec) => { s.domain.memory.hugepages = { pageSize: '2Mi' }; }, 'spec.domain.memory.hugepages', /hugepages are not supported yet/],
     ['SR-IOV', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'n', sriov: {} }]; s.networks = [{ name: 'n', multus: { networkName: 'sriov-net' } }]; }, 'spec.domain.devices.interfaces[0].sriov', /SR-IOV is not supported/],
     ['configMap volume', (s: Spec) => { s.volumes.push({ name: 'cfg', configMap: { name: 'app' } }); s.domain.devices.disks.push({ name: 'cfg' }); }, 'spec.volumes[1].configMap', /configMap volumes are not supported yet/],
     ['secret volume', (s: Spec) => { s.volumes.push({ name: 'sec', secret: { secretName: 'app' } }); s.domain.devices.disks.push({ name: 'sec' }); }, 'spec.volumes[1].secret', /secret volumes are not supported yet/],
