@@ -2,6 +2,7 @@ import { readFileSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { MachineFacts } from './node-object';
+import { parseCpuList } from '../../lib/kubevirt/cpu-list';
 
 function readOr(path: string, fallback: string): string {
   try {
@@ -53,4 +54,13 @@ export function readHugepages(sysDir = '/sys/kernel/mm/hugepages'): Record<strin
     out[`hugepages-${name}`] = Number.isFinite(pages) ? pages * size : 0;
   }
   return out;
+}
+
+/** The host's online CPUs (/sys/devices/system/cpu/online), else 0..n-1. */
+export function hostCpus(): number[] {
+  try {
+    return parseCpuList(readFileSync('/sys/devices/system/cpu/online', 'utf8'));
+  } catch {
+    return Array.from({ length: os.cpus().length }, (_, i) => i);
+  }
 }

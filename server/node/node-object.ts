@@ -9,6 +9,8 @@ export const LABEL_SCHEDULABLE = 'kubevirt.io/schedulable';
 /** Our label: which accelerator guests on this node get (`kvm` or `tcg`), from the node's KVM probe. */
 export const LABEL_ACCELERATOR = 'kubevirt.io/accelerator';
 /** KubeVirt's device-plugin resources; `kvm` is advertised only when the probe shows KVM really works. */
+/** KubeVirt's node label for the kubelet's static CPU manager policy (dedicatedCpuPlacement selects it). */
+export const LABEL_CPU_MANAGER = 'cpumanager';
 export const RESOURCE_KVM = 'devices.kubevirt.io/kvm';
 export const RESOURCE_TUN = 'devices.kubevirt.io/tun';
 export const RESOURCE_VHOST_NET = 'devices.kubevirt.io/vhost-net';
@@ -41,6 +43,8 @@ export interface NodeFacts {
   noPodNetwork?: string;
   /** The port of the kubelet's own API (container logs); 0 while it does not listen. */
   kubeletPort?: number;
+  /** The static CPU manager is on (Node label cpumanager=true, as KubeVirt expects for dedicated CPUs). */
+  cpuManager?: boolean;
   /** The host's hugepages in bytes by resource (`hugepages-2Mi`), machine-wide; none when undefined. */
   hugepages?: Record<string, number>;
 }
@@ -118,6 +122,7 @@ export function renderNode(facts: NodeFacts, now = new Date()): V1Node {
         [LABEL_ARCH]: facts.machine.architecture,
         [LABEL_SCHEDULABLE]: 'true',
         [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable),
+        [LABEL_CPU_MANAGER]: String(Boolean(facts.cpuManager)),
       },
     },
     spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {},

@@ -5,7 +5,7 @@ import { mergePatch, type KubeClients } from '../kube/clients';
 import { delay } from '../kube/backoff';
 import { formatKubeTime, formatMicroTime } from '../kube/time';
 import { pressureMatches, withPressureTaints } from './node-pressure';
-import { acceleratorOf, computeCapacity, LABEL_ACCELERATOR, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
+import { acceleratorOf, computeCapacity, LABEL_ACCELERATOR, LABEL_CPU_MANAGER, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
 
 export const LEASE_NAMESPACE = 'kube-node-lease';
 export const LEASE_DURATION_SECONDS = 40;
@@ -49,7 +49,7 @@ export class NodeStatusReporter {
     const status = renderNodeStatus(facts);
     for (const c of status.conditions ?? []) (c as { lastTransitionTime?: unknown }).lastTransitionTime = formatKubeTime(this.since);
     // only the accelerator label follows the probe; kubevirt.io/schedulable belongs to virt-handler after registration
-    const labels = { [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable) };
+    const labels = { [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable), [LABEL_CPU_MANAGER]: String(Boolean(facts.cpuManager)) };
     const { core } = this.opts.clients;
     await core.patchNodeStatus({ name: facts.name, body: { metadata: { labels }, status } as V1Node }, mergePatch);
     await this.updatePressureTaints();

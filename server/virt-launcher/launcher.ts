@@ -27,6 +27,7 @@ import { GuestPorts, type GuestEndpoint } from './guest-ports';
 import { GUEST_NETWORK } from './converter/qemu-args-net';
 import { HugetlbfsResolver } from './hugetlbfs';
 import { canHidePaths } from './qemu-secrets';
+import { pinVcpus } from './vcpu-pinning';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -220,6 +221,12 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       }
       await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.(), hugetlbfs: hugetlbfs.toMount });
       steps.lap('qemu');
+      const cpu = vmi.spec.domain.cpu;
+      if (cpu?.dedicatedCpuPlacement) {
+        const plan = await pinVcpus(domain.requireQmp(), domain.status.qemuPid!, { isolateEmulatorThread: cpu.isolateEmulatorThread === true });
+        this.logger.info({ vcpus: plan.vcpus, emulator: plan.emulator.cpus }, 'vCPUs pinned to the Pod\'s dedicated CPUs');
+        steps.lap('pin');
+      }
       this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state, steps: steps.laps }, 'domain started');
       return domain.status;
     } catch (err) {

@@ -11,7 +11,8 @@
  *                  + 8Mi IOThread                                              KubeVirt: same
  *                  + 32Mi VGA when a graphics device is attached               KubeVirt: same
  *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
- *   dedicatedCpuPlacement → cpu requests = limits = vCPUs, memory limit = request (Guaranteed QoS).
+ *   dedicatedCpuPlacement → cpu requests = limits = vCPUs (+1 with isolateEmulatorThread), memory limit =
+ *                           request (Guaranteed QoS).
  *   memory.hugepages      → hugepages-<size> requests = limits = guest memory; the memory request keeps
  *                           only the overhead (plus any requests.memory beyond the guest), as KubeVirt.
  *   ephemeral-storage request = the emptyDisks' total capacity (their files live in the pod dir), so
@@ -75,7 +76,12 @@ function renderMemory(vmi: VirtualMachineInstance, overheadBytes: number): { req
 
 function renderCPU(vmi: VirtualMachineInstance, ratio: number): { request: string; limit?: string } {
   const res = vmi.spec?.domain?.resources ?? {};
-  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) return { request: String(countVCPUs(vmi)), limit: String(countVCPUs(vmi)) };
+  const cpu = vmi.spec?.domain?.cpu;
+  if (cpu?.dedicatedCpuPlacement) {
+    // isolateEmulatorThread: one more dedicated CPU, for QEMU's emulator thread (KubeVirt does the same)
+    const n = String(countVCPUs(vmi) + (cpu.isolateEmulatorThread ? 1 : 0));
+    return { request: n, limit: n };
+  }
   const request = res.requests?.cpu !== undefined ? String(res.requests.cpu) : formatCPU(countVCPUs(vmi) / ratio);
   return res.limits?.cpu !== undefined ? { request, limit: String(res.limits.cpu) } : { request };
 }
