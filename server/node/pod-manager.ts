@@ -27,6 +27,7 @@ import { clusterDnsNamespace } from './network/pod-resolv-conf';
 import { ImagePulls } from './image-pulls';
 import type { CpuManager } from './cpu-manager/cpu-manager';
 import { setCpuAffinity, withCpuAffinity } from './cpu-manager/cpu-affinity';
+import { formatCpuList } from '../../lib/kubevirt/cpu-list';
 import { processGroupMembers } from './cgroups/pod-isolation';
 
 const DEFAULT_GRACE_SECONDS = 30;
@@ -301,6 +302,7 @@ export class PodManager {
     if (cpus) Object.assign(launch, withCpuAffinity(cpus.cpus, launch.file, launch.args));
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
     this.joinCgroup(rt);
+    if (cpus?.cpus.length && rt.pid && !rt.exit) this.opts.isolation?.placeCpus(rt.uid, rt.pid, formatCpuList(cpus.cpus));
     if (cpus?.exclusive) this.repinShared(rt.uid);
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
@@ -315,6 +317,7 @@ export class PodManager {
       if (other.uid === except || !other.pid || !isContainerRunning(other)) continue;
       if (cpuManager.holds(other.uid)) continue;
       setCpuAffinity(processGroupMembers(other.pid), pool);
+      this.opts.isolation?.placeCpus(other.uid, other.pid, formatCpuList(pool));
     }
   }
 
