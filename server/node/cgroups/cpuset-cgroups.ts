@@ -34,7 +34,7 @@ function levelsBelow(top: string, dir: string): string[] {
   return out;
 }
 
-class CpusetV1 implements CpusetCgroups {
+export class CpusetV1 implements CpusetCgroups {
   readonly version = 'v1';
   constructor(private readonly root: string, private readonly nodeDir: string) {}
 
