@@ -68,4 +68,12 @@ describe.skipIf(!root)('hugepages', () => {
     await until('VMI gone', async () => (await readVMI(c.admin, 'huge')) === undefined, 60_000);
     await until('hugepages free again', async () => freePages() === free, 30_000);
   });
+
+  it('the Node follows a change of vm.nr_hugepages on the host (next heartbeat)', async () => {
+    writeFileSync(NR_HUGEPAGES, String(Number(before) + 2 * PAGES));
+    await until('hugepages-2Mi capacity doubled', async () => {
+      const node = (await callRest(c.admin, 'GET', '/api/v1/nodes')).body.items[0];
+      return node.status.capacity['hugepages-2Mi'] === `${2 * PAGES * 2048}Ki`;
+    }, 30_000);
+  });
 });

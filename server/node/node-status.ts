@@ -1,5 +1,6 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { log } from '../log';
+import { parseQuantity } from '../../lib/kubevirt/quantity';
 import { isNotFound, messageOf, statusCodeOf } from '../kube/api-errors';
 import { mergePatch, type KubeClients } from '../kube/clients';
 import { delay } from '../kube/backoff';
@@ -107,7 +108,7 @@ export class NodeStatusReporter {
       if (!pressureMatches(node.status?.conditions, facts.pressure ?? { memory: false, disk: false })) return true;
       // vm.nr_hugepages changed on the host
       const cap = computeCapacity(facts);
-      if (Object.keys(facts.hugepages ?? {}).some((k) => node.status?.capacity?.[k] !== cap[k])) return true;
+      if (Object.keys(facts.hugepages ?? {}).some((k) => parseQuantity(node.status?.capacity?.[k]) !== parseQuantity(cap[k]))) return true;
       return ready?.status !== 'True' || node.metadata?.labels?.[LABEL_ACCELERATOR] !== acceleratorOf(facts.kvmUsable);
     } catch (err) {
       if (isNotFound(err)) await this.tick(() => this.register(), 'node re-registration failed'); // the Node was deleted
