@@ -32,6 +32,8 @@ export const dataPaths = (dir: string) => ({
   componentKubeconfig: (component: string) => join(dir, 'apiserver', 'kubeconfigs', `${component}.kubeconfig`),
   images: join(dir, 'images'),
   nodes: join(dir, 'nodes'),
+  /** the static CPU manager's exclusive CPUs, shared by the nodes of one host (kubelet's cpu_manager_state) */
+  cpuManagerState: join(dir, 'nodes', 'cpu_manager_state'),
   node: (name: string) => join(dir, 'nodes', name),
   /** the bearer token a node's virt-handler accepts from virt-api (written by the handler at start) */
   handlerToken: (node: string) => join(dir, 'nodes', node, 'handler.token'),

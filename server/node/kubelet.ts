@@ -10,7 +10,8 @@ import { messageOf } from '../kube/api-errors';
 import { collectionPath, PodResource } from '../kube/resources';
 import { defaultHostProbeFile, detectAccel } from '../virt-launcher/kvm-probe';
 import { readKvmProbe } from './kvm-probe-result';
-import { readMachineFacts } from './machine-facts';
+import { hostCpus, readHugepages, readMachineFacts } from './machine-facts';
+import { CpuManager } from './cpu-manager/cpu-manager';
 import type { NodeFacts } from './node-object';
 import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
 import { NodeStatusReporter } from './node-status';
@@ -43,6 +44,8 @@ export interface KubeletOptions {
   noPodNetworkReason?: string;
   /** bind-mount project-image volumes in a mount namespace (default: when root); false: links under KV_CONTAINER_ROOT */
   canMount?: boolean;
+  /** kubelet's --cpu-manager-policy: static (default where the host has 2 CPUs or more) or none */
+  cpuManagerPolicy?: 'static' | 'none';
   /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
   pressureFigures?: () => PressureFigures;
 }
@@ -66,6 +69,9 @@ export class Kubelet {
     const machine = readMachineFacts(opts.dataDir);
     this.network = opts.podNetwork ? new PodNetwork({ nodeName: opts.nodeName, nodeDir }) : undefined;
     const podCIDR = this.network?.podCidr;
+    const cpuManager = (opts.cpuManagerPolicy ?? 'static') === 'static' && CpuManager.enabledFor(hostCpus().length)
+      ? new CpuManager({ nodeName: opts.nodeName, stateFile: dataPaths(opts.dataDir).cpuManagerState, cpus: hostCpus() })
+      : undefined;
     const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
     const facts = (): NodeFacts => ({
       name: opts.nodeName,
@@ -76,6 +82,8 @@ export class Kubelet {
       podCIDR,
       noPodNetwork: podCIDR ? undefined : opts.noPodNetworkReason,
       kubeletPort: this.api?.port,
+      hugepages: readHugepages(),
+      cpuManager: cpuManager !== undefined,
     });
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
@@ -97,6 +105,7 @@ export class Kubelet {
       allowHostCommands: opts.allowHostCommands,
       canMount: opts.canMount,
       podNetwork: this.network,
+      cpuManager,
       isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());

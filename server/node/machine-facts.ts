@@ -2,6 +2,7 @@ import { readFileSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { MachineFacts } from './node-object';
+import { parseCpuList } from '../../lib/kubevirt/cpu-list';
 
 function readOr(path: string, fallback: string): string {
   try {
@@ -37,4 +38,29 @@ export function readMachineFacts(dataDir: string): MachineFacts {
     bootID: readOr('/proc/sys/kernel/random/boot_id', 'unknown'),
     architecture: ARCH[process.arch] ?? process.arch,
   };
+}
+
+/** Page sizes of an x86-64 host, as Kubernetes names their resources (hugepages-2Mi, hugepages-1Gi). */
+export const HUGEPAGE_SIZES: Record<string, number> = { '2Mi': 2 * 2 ** 20, '1Gi': 2 ** 30 };
+
+/**
+ * Bytes of hugepages the host has reserved per resource (nr_hugepages × size), read on every
+ * heartbeat so `sysctl vm.nr_hugepages` reaches the Node; 0 where the kernel has none of that size.
+ */
+export function readHugepages(sysDir = '/sys/kernel/mm/hugepages'): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, size] of Object.entries(HUGEPAGE_SIZES)) {
+    const pages = Number(readOr(join(sysDir, `hugepages-${size / 1024}kB`, 'nr_hugepages'), '0'));
+    out[`hugepages-${name}`] = Number.isFinite(pages) ? pages * size : 0;
+  }
+  return out;
+}
+
+/** The host's online CPUs (/sys/devices/system/cpu/online), else 0..n-1. */
+export function hostCpus(): number[] {
+  try {
+    return parseCpuList(readFileSync('/sys/devices/system/cpu/online', 'utf8'));
+  } catch {
+    return Array.from({ length: os.cpus().length }, (_, i) => i);
+  }
 }

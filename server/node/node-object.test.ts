@@ -26,6 +26,25 @@ describe('computeCapacity', () => {
   });
 });
 
+describe('hugepages', () => {
+  const hugepages = { 'hugepages-2Mi': 512 * 2 ** 20, 'hugepages-1Gi': 0 };
+
+  it('reports the host\'s hugepages as capacity and allocatable, and takes them out of allocatable memory', () => {
+    const status = renderNode(facts({ hugepages })).status!;
+    expect(status.capacity).toMatchObject({ 'hugepages-2Mi': '524288Ki', 'hugepages-1Gi': '0Ki', memory: '8388608Ki' });
+    expect(status.allocatable).toMatchObject({ 'hugepages-2Mi': '524288Ki', 'hugepages-1Gi': '0Ki', memory: `${8388608 - 524288}Ki` });
+  });
+
+  it('gives each local node whole pages of its share', () => {
+    // 257 pages among 2 nodes: 128 each (an odd page is nobody's)
+    expect(computeCapacity(facts({ nodesTotal: 2, hugepages: { 'hugepages-2Mi': 257 * 2 * 2 ** 20 } }))['hugepages-2Mi']).toBe(`${128 * 2048}Ki`);
+  });
+
+  it('advertises no hugepages resource when none was read', () => {
+    expect(computeCapacity(facts())['hugepages-2Mi']).toBeUndefined();
+  });
+});
+
 describe('renderNode', () => {
   it('registers a Ready, schedulable node reachable on loopback', () => {
     const node = renderNode(facts({ kvmUsable: false }));

@@ -9,6 +9,8 @@ export const LABEL_SCHEDULABLE = 'kubevirt.io/schedulable';
 /** Our label: which accelerator guests on this node get (`kvm` or `tcg`), from the node's KVM probe. */
 export const LABEL_ACCELERATOR = 'kubevirt.io/accelerator';
 /** KubeVirt's device-plugin resources; `kvm` is advertised only when the probe shows KVM really works. */
+/** KubeVirt's node label for the kubelet's static CPU manager policy (dedicatedCpuPlacement selects it). */
+export const LABEL_CPU_MANAGER = 'cpumanager';
 export const RESOURCE_KVM = 'devices.kubevirt.io/kvm';
 export const RESOURCE_TUN = 'devices.kubevirt.io/tun';
 export const RESOURCE_VHOST_NET = 'devices.kubevirt.io/vhost-net';
@@ -41,6 +43,23 @@ export interface NodeFacts {
   noPodNetwork?: string;
   /** The port of the kubelet's own API (container logs); 0 while it does not listen. */
   kubeletPort?: number;
+  /** The static CPU manager is on (Node label cpumanager=true, as KubeVirt expects for dedicated CPUs). */
+  cpuManager?: boolean;
+  /** The host's hugepages in bytes by resource (`hugepages-2Mi`), machine-wide; none when undefined. */
+  hugepages?: Record<string, number>;
+}
+
+const PAGE_BYTES: Record<string, number> = { 'hugepages-2Mi': 2 * 2 ** 20, 'hugepages-1Gi': 2 ** 30 };
+
+/** This node's share of the host's hugepages (whole pages, divided among the local nodes). */
+function hugepagesShare(facts: NodeFacts): Record<string, number> {
+  const n = Math.max(1, facts.nodesTotal);
+  const out: Record<string, number> = {};
+  for (const [name, bytes] of Object.entries(facts.hugepages ?? {})) {
+    const page = PAGE_BYTES[name] ?? 1;
+    out[name] = Math.floor(bytes / page / n) * page;
+  }
+  return out;
 }
 
 /** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
@@ -55,7 +74,15 @@ export function computeCapacity(facts: NodeFacts): Record<string, string> {
   };
   if (facts.machine.diskBytes) cap['ephemeral-storage'] = `${Math.floor(facts.machine.diskBytes / n / 1024)}Ki`;
   if (facts.kvmUsable) cap[RESOURCE_KVM] = DEVICE_COUNT;
+  for (const [name, bytes] of Object.entries(hugepagesShare(facts))) cap[name] = `${bytes / 1024}Ki`;
   return cap;
+}
+
+/** kube's allocatable: the capacity, less the memory the hugepages hold (it is not there for ordinary pods). */
+export function computeAllocatable(facts: NodeFacts, capacity = computeCapacity(facts)): Record<string, string> {
+  const huge = Object.values(hugepagesShare(facts)).reduce((a, b) => a + b, 0);
+  const memoryKi = Math.max(0, Math.floor(facts.machine.memoryBytes / Math.max(1, facts.nodesTotal) / 1024) - huge / 1024);
+  return { ...capacity, memory: `${memoryKi}Ki` };
 }
 
 export function acceleratorOf(kvmUsable?: boolean): string {
@@ -95,6 +122,7 @@ export function renderNode(facts: NodeFacts, now = new Date()): V1Node {
         [LABEL_ARCH]: facts.machine.architecture,
         [LABEL_SCHEDULABLE]: 'true',
         [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable),
+        [LABEL_CPU_MANAGER]: String(Boolean(facts.cpuManager)),
       },
     },
     spec: facts.podCIDR ? { podCIDR: facts.podCIDR, podCIDRs: [facts.podCIDR] } : {},
@@ -106,7 +134,7 @@ export function renderNodeStatus(facts: NodeFacts, now = new Date(), capacity = 
   const m = facts.machine;
   return {
     capacity,
-    allocatable: { ...capacity },
+    allocatable: computeAllocatable(facts, capacity),
     conditions: nodeConditions(formatKubeTime(now), facts),
     addresses: [
       { type: 'InternalIP', address: '127.0.0.1' },

@@ -1,11 +1,12 @@
 import type { V1Lease, V1Node } from '@kubernetes/client-node';
 import { log } from '../log';
+import { parseQuantity } from '../../lib/kubevirt/quantity';
 import { isNotFound, messageOf, statusCodeOf } from '../kube/api-errors';
 import { mergePatch, type KubeClients } from '../kube/clients';
 import { delay } from '../kube/backoff';
 import { formatKubeTime, formatMicroTime } from '../kube/time';
 import { pressureMatches, withPressureTaints } from './node-pressure';
-import { acceleratorOf, LABEL_ACCELERATOR, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
+import { acceleratorOf, computeCapacity, LABEL_ACCELERATOR, LABEL_CPU_MANAGER, renderNode, renderNodeStatus, type NodeFacts } from './node-object';
 
 export const LEASE_NAMESPACE = 'kube-node-lease';
 export const LEASE_DURATION_SECONDS = 40;
@@ -49,7 +50,7 @@ export class NodeStatusReporter {
     const status = renderNodeStatus(facts);
     for (const c of status.conditions ?? []) (c as { lastTransitionTime?: unknown }).lastTransitionTime = formatKubeTime(this.since);
     // only the accelerator label follows the probe; kubevirt.io/schedulable belongs to virt-handler after registration
-    const labels = { [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable) };
+    const labels = { [LABEL_ACCELERATOR]: acceleratorOf(facts.kvmUsable), [LABEL_CPU_MANAGER]: String(Boolean(facts.cpuManager)) };
     const { core } = this.opts.clients;
     await core.patchNodeStatus({ name: facts.name, body: { metadata: { labels }, status } as V1Node }, mergePatch);
     await this.updatePressureTaints();
@@ -105,6 +106,9 @@ export class NodeStatusReporter {
       const node = await this.opts.clients.core.readNode({ name: facts.name });
       const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
       if (!pressureMatches(node.status?.conditions, facts.pressure ?? { memory: false, disk: false })) return true;
+      // vm.nr_hugepages changed on the host
+      const cap = computeCapacity(facts);
+      if (Object.keys(facts.hugepages ?? {}).some((k) => parseQuantity(node.status?.capacity?.[k]) !== parseQuantity(cap[k]))) return true;
       return ready?.status !== 'True' || node.metadata?.labels?.[LABEL_ACCELERATOR] !== acceleratorOf(facts.kvmUsable);
     } catch (err) {
       if (isNotFound(err)) await this.tick(() => this.register(), 'node re-registration failed'); // the Node was deleted

@@ -25,6 +25,10 @@ import { mountPodVolumes } from './pod-volumes';
 import { LABEL_HOSTNAME } from './node-object';
 import { clusterDnsNamespace } from './network/pod-resolv-conf';
 import { ImagePulls } from './image-pulls';
+import type { CpuManager } from './cpu-manager/cpu-manager';
+import { setCpuAffinity, withCpuAffinity } from './cpu-manager/cpu-affinity';
+import { formatCpuList } from '../../lib/kubevirt/cpu-list';
+import { processGroupMembers } from './cgroups/pod-isolation';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -48,6 +52,8 @@ export interface PodManagerOptions {
   podNetwork?: PodNetwork;
   /** Per-Pod cgroups (limits, OOM reason); undefined where the host offers none. */
   isolation?: PodIsolation;
+  /** The static CPU manager (exclusive CPUs for Guaranteed Pods); undefined: every Pod may run anywhere. */
+  cpuManager?: CpuManager;
   /** The node's image store: launcher Pods' containerDisks are pulled into it before they start. */
   imagesDir?: string;
   /** bind-mount volumes in a mount namespace (needs root; default: whether we are root), else links + KV_CONTAINER_ROOT */
@@ -90,6 +96,7 @@ export class PodManager {
     const removed = this.opts.podNetwork?.cleanupStale(new Set(this.runtimes.keys())) ?? [];
     if (removed.length) this.log.info({ netns: removed }, 'stale pod network namespaces removed');
     this.opts.isolation?.removeStale(new Set(this.runtimes.keys()));
+    this.opts.cpuManager?.removeStale(new Set(this.runtimes.keys()));
   }
 
   /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
@@ -286,10 +293,32 @@ export class PodManager {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, message);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message, finishedAt: formatKubeTime() });
     }
+    const cpus = this.opts.cpuManager?.assign(pod);
+    if (cpus && 'error' in cpus) {
+      // kubelet's admission refuses such a Pod (UnexpectedAdmissionError); ours fails its start with the same words
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, cpus.error);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: cpus.error, finishedAt: formatKubeTime() });
+    }
+    if (cpus) Object.assign(launch, withCpuAffinity(cpus.cpus, launch.file, launch.args));
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
     this.joinCgroup(rt);
+    if (cpus?.cpus.length && rt.pid && !rt.exit) this.opts.isolation?.placeCpus(rt.uid, rt.pid, formatCpuList(cpus.cpus));
+    if (cpus?.exclusive) this.repinShared(rt.uid);
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
     this.log.info({ pod: rt.key, uid: rt.uid, pid: rt.pid, command: launch.file }, 'container started');
+  }
+
+  /** CPUs just became exclusive: every other running Pod without CPUs of its own moves to the smaller shared pool. */
+  private repinShared(except: string): void {
+    const cpuManager = this.opts.cpuManager;
+    if (!cpuManager) return;
+    const pool = cpuManager.sharedPool();
+    for (const other of this.runtimes.values()) {
+      if (other.uid === except || !other.pid || !isContainerRunning(other)) continue;
+      if (cpuManager.holds(other.uid)) continue;
+      setCpuAffinity(processGroupMembers(other.pid), pool);
+      this.opts.isolation?.placeCpus(other.uid, other.pid, formatCpuList(pool));
+    }
   }
 
   /** Right after spawn: the container's process joins the Pod's cgroup, or is killed (never unconfined). */
@@ -359,6 +388,7 @@ export class PodManager {
     this.opts.podNetwork?.detach(rt.uid);
     rmSync(rt.dir, { recursive: true, force: true });
     this.opts.isolation?.release(rt.uid);
+    this.opts.cpuManager?.release(rt.uid);
     this.log.info({ pod: rt.key, uid: rt.uid, why }, 'pod cleaned up');
   }
 

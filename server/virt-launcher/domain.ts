@@ -11,6 +11,7 @@ import { DOMAIN_REASONS, POD_FILES, type DomainState, type DomainStatus } from '
 import { QmpClient, type QmpEvent } from './qmp-client';
 import { describeExit, spawnQemu, type QemuExit, type QemuProcess } from './qemu-process';
 import { GUEST_AGENT_PORT_ID } from './converter/qemu-args-devices';
+import type { HugetlbfsMount } from './hugetlbfs';
 
 const QMP_CONNECT_TIMEOUT_MS = 15_000;
 const ACPI_RESEND_MS = 5_000;
@@ -24,6 +25,8 @@ export interface DomainStartOptions {
   beforeRun?: () => Promise<void>;
   /** Paths QEMU must not see (qemu-secrets.ts). */
   hidePaths?: string[];
+  /** hugetlbfs mounts QEMU's mount namespace makes (hugetlbfs.ts). */
+  hugetlbfs?: HugetlbfsMount[];
 }
 
 export interface DomainExit { status: DomainStatus; qemu: QemuExit }
@@ -54,7 +57,7 @@ export class Domain extends EventEmitter<DomainEvents> {
 
   /** Spawns QEMU, connects QMP and continues the guest unless it should start paused / is incoming. */
   async start(opts: DomainStartOptions): Promise<void> {
-    this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir, hidePaths: opts.hidePaths });
+    this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir, hidePaths: opts.hidePaths, hugetlbfs: opts.hugetlbfs });
     this.update({ qemuPid: this.qemu.pid, startedAt: new Date().toISOString() });
     void this.qemu.exited.then((e) => this.onExit(e));
     const qmp = await QmpClient.connect(join(this.podDir, POD_FILES.qmpSocket), { timeoutMs: QMP_CONNECT_TIMEOUT_MS });

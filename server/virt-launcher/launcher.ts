@@ -26,6 +26,9 @@ import { HotplugDisks } from './hotplug-disks';
 import { CPUHotplugError, setSockets, type CPUTopologyNow } from './cpu-hotplug';
 import { GuestPorts, type GuestEndpoint } from './guest-ports';
 import { GUEST_NETWORK } from './converter/qemu-args-net';
+import { HugetlbfsResolver } from './hugetlbfs';
+import { canHidePaths } from './qemu-secrets';
+import { pinVcpus } from './vcpu-pinning';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -200,8 +203,9 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       for (const iface of vmi.spec.domain.devices?.interfaces ?? []) {
         for (const p of iface.ports ?? []) ports.set(`${p.protocol ?? 'TCP'}/${p.port}`, await findFreePort('127.0.0.1'));
       }
+      const hugetlbfs = new HugetlbfsResolver(podDir, canHidePaths());
       this.plan = renderQemuArgs({
-        vmi, podDir, accel, image: this.opts.image, cloudInitMedia: media, ovmf: this.opts.ovmf, incoming, binary: this.opts.binary,
+        vmi, podDir, accel, hugepagesMount: (size) => hugetlbfs.resolve(size), image: this.opts.image, cloudInitMedia: media, ovmf: this.opts.ovmf, incoming, binary: this.opts.binary,
         allocateHostPort: (p) => ports.get(`${p.protocol}/${p.port}`)!,
         claim: claimResolver(volumesDir(podDir), vmi),
         podIP, podTap: this.podNetwork?.tap,
@@ -217,8 +221,14 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
           logFile: devices.logSerialConsole === false ? undefined : join(podDir, POD_FILES.guestConsoleLog),
         });
       }
-      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.() });
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.(), hugetlbfs: hugetlbfs.toMount });
       steps.lap('qemu');
+      const cpu = vmi.spec.domain.cpu;
+      if (cpu?.dedicatedCpuPlacement) {
+        const plan = await pinVcpus(domain.requireQmp(), domain.status.qemuPid!, { isolateEmulatorThread: cpu.isolateEmulatorThread === true });
+        this.logger.info({ vcpus: plan.vcpus, emulator: plan.emulator.cpus }, 'vCPUs pinned to the Pod\'s dedicated CPUs');
+        steps.lap('pin');
+      }
       this.logger.info({ vmiUID: domain.status.vmiUID, pid: domain.status.qemuPid, accel, state: domain.status.state, steps: steps.laps }, 'domain started');
       return domain.status;
     } catch (err) {

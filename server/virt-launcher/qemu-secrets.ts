@@ -3,18 +3,25 @@
  * Pod's service-account token and Secret volumes (another Pod's, virt-handler's above all). The
  * launcher and QEMU run as root on a process node (files are 0600 root), so QEMU starts in a mount
  * namespace of its own where those paths are covered (an empty tmpfs over a dir, /dev/null over a
- * file). Nothing else changes: pod dir, images and disks are the same files.
+ * file). Nothing else changes: pod dir, images and disks are the same files. The same namespace
+ * mounts the hugetlbfs a hugepages VMI needs where the host has none (hugetlbfs.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataPaths } from '../data-dir';
+import type { HugetlbfsMount } from './hugetlbfs';
 
 const HIDE_SCRIPT = [
   'n=$1; shift',
   'while [ "$n" -gt 0 ]; do',
   '  if [ -d "$1" ]; then mount -t tmpfs -o size=4k,mode=000 kv-hidden "$1"; else mount --bind /dev/null "$1"; fi || exit 125',
   '  n=$((n - 1)); shift',
+  'done',
+  'm=$1; shift',
+  'while [ "$m" -gt 0 ]; do',
+  '  mount -t hugetlbfs -o "pagesize=$2" kv-hugepages "$1" || exit 125',
+  '  m=$((m - 1)); shift 2',
   'done',
   'exec "$@"',
 ].join('\n');
@@ -55,9 +62,10 @@ function podFileVolumes(podsDir: string): string[] {
  * argv that runs `argv` with `paths` covered in a private mount namespace (unshare execs in place:
  * the pid and parent stay the same, so --pdeathsig and the launcher's pid bookkeeping still hold).
  */
-export function withHiddenPaths(paths: string[], argv: string[]): string[] {
-  if (paths.length === 0) return argv;
-  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', HIDE_SCRIPT, 'kv-hide', String(paths.length), ...paths, ...argv];
+export function withHiddenPaths(paths: string[], argv: string[], hugetlbfs: HugetlbfsMount[] = []): string[] {
+  if (paths.length === 0 && hugetlbfs.length === 0) return argv;
+  const huge = hugetlbfs.flatMap((m) => [m.path, m.pageSizeOption]);
+  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', HIDE_SCRIPT, 'kv-hide', String(paths.length), ...paths, String(hugetlbfs.length), ...huge, ...argv];
 }
 
 let probed: boolean | undefined;

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ContainerExit } from '../pod-runtime';
 import type { PodCgroups } from './pod-cgroups';
 import { podLimits } from './pod-limits';
+import type { CpusetCgroups } from './cpuset-cgroups';
 
 const REMOVE_RETRY_MS = 200;
 const REMOVE_ATTEMPTS = 25;
@@ -32,7 +33,27 @@ export class PodIsolation {
   constructor(
     readonly cgroups: PodCgroups,
     private readonly log: Logger,
+    /** the CPU manager's cpuset cgroups (cpuset-cgroups.ts); undefined where the host has no cpuset */
+    private readonly cpusets?: CpusetCgroups,
   ) {}
+
+  /** The Pod's processes on these CPUs only (its cpuset cgroup); false where that failed (affinity stays). */
+  placeCpus(uid: string, pid: number, cpus: string): boolean {
+    if (!this.cpusets) return false;
+    try {
+      this.cpusets.place(uid, processGroupMembers(pid), cpus);
+      return true;
+    } catch (err) {
+      this.log.warn({ uid, cpus, err: (err as Error).message }, 'cannot set the pod\'s cpuset cgroup; its CPU affinity stands alone');
+      return false;
+    }
+  }
+
+  private removeAll(uid: string): boolean {
+    const a = this.cgroups.remove(uid);
+    const b = this.cpusets?.remove(uid) ?? true;
+    return a && b;
+  }
 
   /**
    * Create/update the Pod's cgroup; throws (the container must not start unconfined). Returns its
@@ -68,7 +89,7 @@ export class PodIsolation {
   release(uid: string): void {
     let attempts = 0;
     const attempt = () => {
-      if (this.cgroups.remove(uid)) return;
+      if (this.removeAll(uid)) return;
       if (++attempts < REMOVE_ATTEMPTS) setTimeout(attempt, REMOVE_RETRY_MS).unref();
       else this.log.warn({ uid, cgroup: this.cgroups.describe }, 'pod cgroup still busy; left for the next kubelet start');
     };
@@ -77,16 +98,17 @@ export class PodIsolation {
 
   /** `kv up` shutdown after every Pod stopped: remove the Pod cgroups and the node's own. */
   async releaseAll(): Promise<void> {
-    for (const uid of this.cgroups.list()) this.cgroups.remove(uid);
+    const all = () => [...new Set([...this.cgroups.list(), ...(this.cpusets?.list() ?? [])])];
+    for (const uid of all()) this.removeAll(uid);
     for (let i = 0; i < REMOVE_ATTEMPTS; i++) {
-      if (this.cgroups.list().every((uid) => this.cgroups.remove(uid)) && this.cgroups.removeNode()) return;
+      if (all().every((uid) => this.removeAll(uid)) && this.cgroups.removeNode() && (this.cpusets?.removeNode() ?? true)) return;
       await new Promise((r) => setTimeout(r, REMOVE_RETRY_MS));
     }
   }
 
   /** At kubelet start: remove Pod cgroups no Pod dir accounts for (left by a crash). */
   removeStale(knownUids: Set<string>): string[] {
-    const stale = this.cgroups.list().filter((uid) => !knownUids.has(uid));
+    const stale = [...new Set([...this.cgroups.list(), ...(this.cpusets?.list() ?? [])])].filter((uid) => !knownUids.has(uid));
     for (const uid of stale) this.release(uid);
     if (stale.length) this.log.info({ stale }, 'removed stale pod cgroups');
     return stale;

@@ -3,6 +3,7 @@ import { dataPaths } from '../../data-dir';
 import type { MachineFacts } from '../node-object';
 import { detectPodCgroups } from './detect-cgroups';
 import { PodIsolation } from './pod-isolation';
+import { detectCpusetCgroups } from './cpuset-cgroups';
 
 export interface IsolationSetup {
   nodeName: string;
@@ -29,6 +30,7 @@ export function setUpPodIsolation(s: IsolationSetup): PodIsolation | undefined {
     s.log.warn({ err: (err as Error).message, cgroup: cgroups.describe }, 'cannot set up the node cgroup: pods run without resource limits');
     return undefined;
   }
-  s.log.info({ version: cgroups.version, cgroup: cgroups.describe }, 'pods get their own cgroups');
-  return new PodIsolation(cgroups, s.log);
+  const cpusets = detectCpusetCgroups(s.nodeName, s.dataDir);
+  s.log.info({ version: cgroups.version, cgroup: cgroups.describe, cpuset: cpusets?.describe }, 'pods get their own cgroups');
+  return new PodIsolation(cgroups, s.log, cpusets);
 }

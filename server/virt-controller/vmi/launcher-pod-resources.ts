@@ -11,7 +11,10 @@
  *                  + 8Mi IOThread                                              KubeVirt: same
  *                  + 32Mi VGA when a graphics device is attached               KubeVirt: same
  *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
- *   dedicatedCpuPlacement → cpu requests = limits = vCPUs, memory limit = request (Guaranteed QoS).
+ *   dedicatedCpuPlacement → cpu requests = limits = vCPUs (+1 with isolateEmulatorThread), memory limit =
+ *                           request (Guaranteed QoS).
+ *   memory.hugepages      → hugepages-<size> requests = limits = guest memory; the memory request keeps
+ *                           only the overhead (plus any requests.memory beyond the guest), as KubeVirt.
  *   ephemeral-storage request = the emptyDisks' total capacity (their files live in the pod dir), so
  *   the scheduler only picks a node whose disk can hold them ("Insufficient ephemeral-storage").
  */
@@ -55,16 +58,30 @@ export function memoryOverheadBytes(vmi: VirtualMachineInstance): number {
   return fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0);
 }
 
+/** `hugepages-2Mi` / `hugepages-1Gi`: the Kubernetes resource a VMI's hugepages come from (undefined without hugepages). */
+export function hugepagesResource(vmi: VirtualMachineInstance): string | undefined {
+  const size = vmi.spec?.domain?.memory?.hugepages?.pageSize;
+  return size ? `hugepages-${size}` : undefined;
+}
+
 function renderMemory(vmi: VirtualMachineInstance, overheadBytes: number): { request: string; limit?: string } {
   const res = vmi.spec?.domain?.resources ?? {};
-  const request = formatBytes((parseQuantity(res.requests?.memory) ?? guestMemoryBytes(vmi)) + overheadBytes);
+  const asked = parseQuantity(res.requests?.memory) ?? guestMemoryBytes(vmi);
+  // hugepages hold the guest RAM: ordinary memory is the overhead and whatever was asked beyond the guest
+  const base = hugepagesResource(vmi) ? Math.max(0, asked - guestMemoryBytes(vmi)) : asked;
+  const request = formatBytes(base + overheadBytes);
   const limit = parseQuantity(res.limits?.memory);
   return limit === undefined ? { request } : { request, limit: formatBytes(limit + overheadBytes) };
 }
 
 function renderCPU(vmi: VirtualMachineInstance, ratio: number): { request: string; limit?: string } {
   const res = vmi.spec?.domain?.resources ?? {};
-  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) return { request: String(countVCPUs(vmi)), limit: String(countVCPUs(vmi)) };
+  const cpu = vmi.spec?.domain?.cpu;
+  if (cpu?.dedicatedCpuPlacement) {
+    // isolateEmulatorThread: one more dedicated CPU, for QEMU's emulator thread (KubeVirt does the same)
+    const n = String(countVCPUs(vmi) + (cpu.isolateEmulatorThread ? 1 : 0));
+    return { request: n, limit: n };
+  }
   const request = res.requests?.cpu !== undefined ? String(res.requests.cpu) : formatCPU(countVCPUs(vmi) / ratio);
   return res.limits?.cpu !== undefined ? { request, limit: String(res.limits.cpu) } : { request };
 }
@@ -80,11 +97,14 @@ export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocati
   const memory = renderMemory(vmi, overheadBytes);
   const cpu = renderCPU(vmi, cpuAllocationRatio);
   const requests: ResourceList = { memory: memory.request, cpu: cpu.request };
+  const hugepages = hugepagesResource(vmi);
   const disks = emptyDiskBytes(vmi);
   if (disks > 0) requests['ephemeral-storage'] = formatBytes(disks);
   const limits: ResourceList = {};
   if (memory.limit) limits.memory = memory.limit;
   if (cpu.limit) limits.cpu = cpu.limit;
+  // Kubernetes takes hugepages only with requests == limits
+  if (hugepages) requests[hugepages] = limits[hugepages] = formatBytes(guestMemoryBytes(vmi));
   // dedicated CPUs: Guaranteed QoS needs memory limit == request
   if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) limits.memory = requests.memory;
   return Object.keys(limits).length ? { requests, limits, overheadBytes } : { requests, overheadBytes };

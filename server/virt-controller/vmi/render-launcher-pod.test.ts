@@ -32,6 +32,24 @@ describe('launcher pod sizing', () => {
     expect(parseQuantity(renderLauncherPod(v).spec!.containers[0].resources!.requests!.memory)).toBe(bytes);
   });
 
+  it('puts guest RAM under hugepages-2Mi (requests = limits) and keeps only the overhead as memory', () => {
+    const v = vmi({ domain: { memory: { guest: '1Gi', hugepages: { pageSize: '2Mi' } } } });
+    const res = renderLauncherPod(v).spec!.containers[0].resources!;
+    expect(res.requests!['hugepages-2Mi']).toBe('1Gi');
+    expect(res.limits!['hugepages-2Mi']).toBe('1Gi');
+    expect(parseQuantity(res.requests!.memory)).toBe(memoryOverheadBytes(v));
+  });
+
+  it('dedicated CPUs: whole CPUs, one more with isolateEmulatorThread, and only on cpumanager=true nodes', () => {
+    const plain = renderLauncherPod(vmi({ domain: { cpu: { cores: 2, dedicatedCpuPlacement: true } } })).spec!;
+    expect(plain.containers[0].resources!.limits!.cpu).toBe('2');
+    expect(plain.nodeSelector).toMatchObject({ cpumanager: 'true' });
+    const isolated = renderLauncherPod(vmi({ domain: { cpu: { cores: 2, dedicatedCpuPlacement: true, isolateEmulatorThread: true } } })).spec!;
+    expect(isolated.containers[0].resources!.requests!.cpu).toBe('3');
+    expect(isolated.containers[0].resources!.limits!.cpu).toBe('3');
+    expect(renderLauncherPod(vmi({})).spec!.nodeSelector!.cpumanager).toBeUndefined();
+  });
+
   it('adds more overhead for every vCPU', () => {
     const one = memoryOverheadBytes(vmi({ domain: { cpu: { cores: 1 } } }));
     const eight = memoryOverheadBytes(vmi({ domain: { cpu: { cores: 8 } } }));

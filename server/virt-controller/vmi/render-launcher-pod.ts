@@ -60,6 +60,8 @@ function renderConsoleLogContainer(image: string, compute: V1Container): V1Conta
 function renderScheduling(vmi: VirtualMachineInstance): Partial<NonNullable<V1Pod['spec']>> {
   const s = vmi.spec ?? {};
   const out: Partial<NonNullable<V1Pod['spec']>> = { nodeSelector: { ...(s.nodeSelector ?? {}), [Label.Schedulable]: 'true' } };
+  // KubeVirt: dedicated CPUs only where the kubelet's static CPU manager runs
+  if (s.domain?.cpu?.dedicatedCpuPlacement) out.nodeSelector!.cpumanager = 'true';
   if (s.affinity) out.affinity = s.affinity as V1Affinity;
   if (s.tolerations) out.tolerations = s.tolerations as V1Toleration[];
   if (s.schedulerName) out.schedulerName = s.schedulerName;

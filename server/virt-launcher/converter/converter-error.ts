@@ -11,7 +11,7 @@ export const CONVERTER_REASONS = {
   efiFirmwareNotFound: 'EFIFirmwareNotFound',
   /** a value the converter refuses (bad name, path escape, malformed quantity, ...). */
   invalidSpec: 'InvalidVMISpec',
-  /** a field this launcher does not implement (multus networks, hugepages, ...). */
+  /** a field this launcher does not implement (multus networks, hugepages where the node has no hugetlbfs, ...). */
   unsupported: 'UnsupportedVMISpec',
 } as const;
 

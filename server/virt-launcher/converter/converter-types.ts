@@ -34,6 +34,8 @@ export interface ConverterInput {
    * the kubelet made it visible to the Pod; undefined → FailedPvcNotFound.
    */
   claim?: (volumeName: string) => ClaimMount | undefined;
+  /** the hugetlbfs mount holding pages of this size (`2Mi`, `1Gi`); undefined → none on this node. */
+  hugepagesMount?: (pageSize: string) => string | undefined;
   /** migration target: `-incoming defer`. */
   incoming?: boolean;
   /** the moment the guest's RTC starts from (a clock offset or time zone); default now */

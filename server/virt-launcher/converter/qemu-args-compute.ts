@@ -1,8 +1,9 @@
 /** Machine type, accelerator, CPU model and topology, memory. */
 import type { ConverterInput } from './converter-types';
-import { invalid } from './converter-error';
+import { CONVERTER_REASONS, ConverterError, invalid } from './converter-error';
 import { parseBytes, parseQuantity } from './quantity';
 import { clockMachineOptions, cpuFeatureFlags } from './qemu-args-clock';
+import { renderJson } from './qemu-opts';
 
 const MACHINE_TYPES = /^(q35|pc|pc-q35-[0-9.]+|pc-i440fx-[0-9.]+)$/;
 const CPU_MODEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -23,6 +24,7 @@ export function renderMachineArgs(input: ConverterInput, opts: { secureBoot: boo
   if (opts.secureBoot) machine.push('smm=on');
   if (acpiOff) machine.push('acpi=off');
   machine.push(...clockMachineOptions(input));
+  if (input.vmi.spec.domain.memory?.hugepages) machine.push(`memory-backend=${GUEST_RAM_ID}`);
   const accel = input.accel === 'kvm' ? 'kvm' : 'tcg,thread=multi';
   return ['-machine', machine.join(','), '-accel', accel];
 }
@@ -98,6 +100,27 @@ export function resolveMemoryBytes(input: ConverterInput): number {
   return bytes;
 }
 
+/** The memory backend that holds guest RAM when it comes from hugepages. */
+export const GUEST_RAM_ID = 'pc.ram';
+const PAGE_SIZES: Record<string, number> = { '2Mi': 2 * MiB, '1Gi': 1024 * MiB };
+
+/**
+ * memory.hugepages: guest RAM is a file on the hugetlbfs mount of that page size (the launcher
+ * mounts one when the host has none), preallocated at start so a short host fails QEMU's start
+ * rather than the guest later (libvirt's <memoryBacking><hugepages/> does the same for KubeVirt).
+ */
+function renderHugepagesBackend(input: ConverterInput, bytes: number): string[] {
+  const pageSize = input.vmi.spec.domain.memory?.hugepages?.pageSize;
+  if (!pageSize) return [];
+  const page = PAGE_SIZES[pageSize];
+  if (!page) throw invalid(`spec.domain.memory.hugepages.pageSize: ${JSON.stringify(pageSize)} is not a page size of this host (2Mi, 1Gi)`);
+  if (bytes % page !== 0) throw invalid(`spec.domain.memory.guest: ${bytes} bytes is not a multiple of the page size ${pageSize}`);
+  const path = input.hugepagesMount?.(pageSize);
+  if (!path) throw new ConverterError(CONVERTER_REASONS.unsupported, `spec.domain.memory.hugepages: no hugetlbfs mount with ${pageSize} pages on this node`);
+  return ['-object', renderJson({ 'qom-type': 'memory-backend-file', id: GUEST_RAM_ID, 'mem-path': path, size: bytes, prealloc: true, share: false })];
+}
+
 export function renderMemoryArgs(input: ConverterInput): string[] {
-  return ['-m', `${Math.ceil(resolveMemoryBytes(input) / MiB)}M`];
+  const bytes = resolveMemoryBytes(input);
+  return ['-m', `${Math.ceil(bytes / MiB)}M`, ...renderHugepagesBackend(input, bytes)];
 }

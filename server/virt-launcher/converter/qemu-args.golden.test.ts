@@ -28,6 +28,8 @@ const OVMF = {
 interface GoldenInput {
   vmi: LauncherVMI; accel?: 'kvm' | 'tcg'; noOvmf?: boolean; incoming?: boolean; now?: string;
   cloudInitMedia?: Record<string, string>; claims?: Record<string, ClaimMount>;
+  /** page size → hugetlbfs mount on the test's node */
+  hugetlbfs?: Record<string, string>;
 }
 
 function toInput(g: GoldenInput): ConverterInput {
@@ -35,7 +37,7 @@ function toInput(g: GoldenInput): ConverterInput {
   return {
     vmi: g.vmi, podDir: POD_DIR, accel: g.accel ?? 'tcg', image: (ref) => IMAGES[ref],
     cloudInitMedia: g.cloudInitMedia ?? {}, ovmf: g.noOvmf ? undefined : OVMF, incoming: g.incoming,
-    allocateHostPort: () => nextPort++, claim: (name) => g.claims?.[name], now: new Date(g.now ?? '2026-01-15T12:00:00Z'),
+    allocateHostPort: () => nextPort++, claim: (name) => g.claims?.[name], hugepagesMount: (size) => g.hugetlbfs?.[size], now: new Date(g.now ?? '2026-01-15T12:00:00Z'),
   };
 }
 

@@ -50,12 +50,16 @@ function validateGuestMemory(spec: VirtualMachineInstanceSpec, field: string): C
   return out.concat(validateHugepages(spec, field, guest));
 }
 
+/** The hugepage sizes an x86-64 host has (the node's hugepages-2Mi / hugepages-1Gi resources). */
+const HUGEPAGE_SIZES = [2 * 2 ** 20, 2 ** 30];
+
 function validateHugepages(spec: VirtualMachineInstanceSpec, field: string, guest: number | undefined): Cause[] {
   const hp = objectAt(objectAt(spec.domain?.memory).hugepages);
   const pageF = `${field}.domain.memory.hugepages.pageSize`;
   if (hp.pageSize === undefined || hp.pageSize === null) return [];
   const page = parseQuantity(hp.pageSize);
   if (page === undefined || page <= 0) return [invalid(pageF, `${pageF} '${show(hp.pageSize)}': must be a valid quantity.`)];
+  if (!HUGEPAGE_SIZES.includes(page)) return [invalid(pageF, `${pageF} '${show(hp.pageSize)}': the host's page sizes are 2Mi and 1Gi`)];
   const req = objectAt(objectAt(spec.domain?.resources).requests).memory;
   const [memF, memQ, mem] = guest !== undefined
     ? [`${field}.domain.memory.guest`, objectAt(spec.domain?.memory).guest, guest]

@@ -20,7 +20,6 @@ describe('fields kubevirt-ts cannot honour are refused, with why', () => {
     ['TPM', (s: Spec) => { s.domain.devices.tpm = { persistent: true }; }, 'spec.domain.devices.tpm', /no swtpm/],
     ['SEV', (s: Spec) => { s.domain.launchSecurity = { sev: {} }; }, 'spec.domain.launchSecurity', /SEV\) is not supported/],
     ['persistent EFI', (s: Spec) => { (s.domain as Record<string, unknown>).firmware = { bootloader: { efi: { persistent: true } } }; }, 'spec.domain.firmware.bootloader.efi.persistent', /no backend storage/],
-    ['hugepages', (s: Spec) => { s.domain.memory.hugepages = { pageSize: '2Mi' }; }, 'spec.domain.memory.hugepages', /hugepages are not supported yet/],
     ['SR-IOV', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'n', sriov: {} }]; s.networks = [{ name: 'n', multus: { networkName: 'sriov-net' } }]; }, 'spec.domain.devices.interfaces[0].sriov', /SR-IOV is not supported/],
     ['sysprep volume', (s: Spec) => { s.volumes.push({ name: 'sp', sysprep: { configMap: { name: 'x' } } }); s.domain.devices.disks.push({ name: 'sp', cdrom: {} }); }, 'spec.volumes[1].sysprep', /sysprep volumes/],
   ])('%s', (_name, patch, field, message) => {

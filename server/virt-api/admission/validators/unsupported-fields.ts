@@ -2,7 +2,7 @@
  * Fields of KubeVirt's VMI spec that kubevirt-ts cannot honour, refused at admission with why —
  * never accepted and then dropped at launch (a Windows, NFV or GPU workload must not boot wrong
  * without a word). Each entry names the field and the reason; docs/differences.md lists them.
- * What may work on another host (hugepages, TPM) is refused until the launcher implements it.
+ * What may work on another host (TPM) is refused until the launcher implements it.
  */
 import { forbidden, type Cause } from '../cause';
 import { isObject, objectAt, objectsAt } from '../json-shape';
@@ -45,9 +45,6 @@ export function validateUnsupportedFields(spec: unknown, field: string): Cause[]
   }
   if (objectAt(objectAt(objectAt(domain.firmware).bootloader).efi).persistent === true) {
     out.push(forbidden(`${field}.domain.firmware.bootloader.efi.persistent`, `${field}.domain.firmware.bootloader.efi.persistent: persistent EFI variables are not supported yet: VMs have no backend storage (KubeVirt's VMPersistentState)`));
-  }
-  if (isObject(objectAt(domain.memory).hugepages)) {
-    out.push(forbidden(`${field}.domain.memory.hugepages`, `${field}.domain.memory.hugepages: hugepages are not supported yet: the launcher backs guest memory with ordinary pages`));
   }
   for (const [iface, i] of objectsAt(devices.interfaces)) {
     if (!isObject(iface.sriov)) continue;

@@ -10,6 +10,12 @@ describe('validateVMICreate', () => {
     expect(validateVMICreate(validVMI(), { config })).toEqual([]);
   });
 
+  it.each(['2Mi', '1Gi'])('accepts hugepages of %s when guest memory is a multiple', (pageSize) => {
+    const vmi = validVMI();
+    vmi.spec.domain.memory = { guest: '1Gi', hugepages: { pageSize } };
+    expect(validateVMICreate(vmi, { config })).toEqual([]);
+  });
+
   it.each<[string, Edit, string, string]>([
     ['memory missing', (v) => { v.spec.domain.resources = {}; }, '',
       "no memory requested, at least one of 'spec.domain.memory.guest', 'spec.domain.memory.hugepages.size' or 'spec.domain.resources.requests.memory' must be set"],
@@ -25,6 +31,12 @@ describe('validateVMICreate', () => {
       'spec.domain.memory.guest', "spec.domain.memory.guest '1Gi' must be equal to or less than the memory limit spec.domain.resources.limits.memory '512Mi'"],
     ['hugepages larger than memory', (v) => { v.spec.domain.memory = { hugepages: { pageSize: '1Gi' } }; },
       'spec.domain.resources.requests.memory', "spec.domain.resources.requests.memory '128Mi' must be equal to or larger than page size spec.domain.memory.hugepages.pageSize '1Gi'"],
+    ['hugepages of a size the host lacks', (v) => { v.spec.domain.memory = { hugepages: { pageSize: '4Mi' } }; },
+      'spec.domain.memory.hugepages.pageSize', "spec.domain.memory.hugepages.pageSize '4Mi': the host's page sizes are 2Mi and 1Gi"],
+    ['hugepages pageSize not a quantity', (v) => { v.spec.domain.memory = { hugepages: { pageSize: 'big' } }; },
+      'spec.domain.memory.hugepages.pageSize', "spec.domain.memory.hugepages.pageSize 'big': must be a valid quantity."],
+    ['guest memory not a multiple of the page size', (v) => { v.spec.domain.memory = { guest: '129Mi', hugepages: { pageSize: '2Mi' } }; },
+      'spec.domain.memory.guest', "spec.domain.memory.guest '129Mi' is not a multiple of the page size spec.domain.memory.hugepages.pageSize '2Mi'"],
     ['disk without volume', (v) => { v.spec.domain.devices.disks[1].name = 'nope'; }, 'spec.domain.devices.disks[1].name',
       "spec.domain.devices.disks[1].Name 'nope' not found."],
     ['volume without disk', (v) => { v.spec.volumes.push({ name: 'extra', emptyDisk: { capacity: '1Gi' } }); }, 'spec.domain.volumes[2].name',
