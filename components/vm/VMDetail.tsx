@@ -5,7 +5,7 @@ import Link from 'next/link';
 import dynamic from 'next/dynamic';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo } from 'react';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
+import type { InstancetypeMatcher, VirtualMachine, VirtualMachineInstance, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
 import { buildVMRows } from '@/lib/console/vm-row';
 import { explainWhyNotRunning, type KubeEvent, type PodLike } from '@/lib/console/why-not-running';
 import { migrationsOfVMI } from '@/lib/console/migration-progress';
@@ -50,6 +50,12 @@ function useVMObjects(namespace: string, name: string) {
   const pods = useResourceList<PodLike>(resourcePath(PodResource, { namespace }), { labelSelector: `vmi.kubevirt.io/id=${name}` });
   const events = useResourceList<KubeEvent>(resourcePath(EventResource, { namespace }));
   return { vm, vmi, vmims, pods, events };
+}
+
+/** An instance type or preference matcher: its name, the namespaced kind said, the pinned revision as a hint. */
+function MatcherText({ m }: { m: InstancetypeMatcher }) {
+  const namespaced = m.kind === 'VirtualMachineInstancetype' || m.kind === 'VirtualMachinePreference';
+  return <span title={m.revisionName ? `pinned in ControllerRevision ${m.revisionName}` : 'not pinned yet: pinned when the VM starts'}><span className="font-mono">{m.name}</span>{namespaced && <span className="text-xs text-slate-500"> (namespaced)</span>}</span>;
 }
 
 export function VMDetail({ namespace, name }: { namespace: string; name: string }) {
@@ -112,6 +118,8 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
               <dt className="text-slate-500 dark:text-slate-400">IP</dt><dd className="font-mono text-xs">{row.ip || '—'}</dd>
               <dt className="text-slate-500 dark:text-slate-400">CPU</dt><dd>{row.cpus} vCPU</dd>
               <dt className="text-slate-500 dark:text-slate-400">Memory</dt><dd>{formatBytes(row.memoryBytes)}</dd>
+              {vm.spec.instancetype && <><dt className="text-slate-500 dark:text-slate-400">Instance type</dt><dd data-testid="vm-instancetype"><MatcherText m={vm.spec.instancetype} /></dd></>}
+              {vm.spec.preference && <><dt className="text-slate-500 dark:text-slate-400">Preference</dt><dd data-testid="vm-preference"><MatcherText m={vm.spec.preference} /></dd></>}
               <dt className="text-slate-500 dark:text-slate-400">Run strategy</dt><dd>{vm.spec.runStrategy ?? (vm.spec.running ? 'Always (running: true)' : 'Halted (running: false)')}</dd>
               <dt className="text-slate-500 dark:text-slate-400">Age</dt><dd>{formatAge(vm.metadata.creationTimestamp, now)}</dd>
               <dt className="text-slate-500 dark:text-slate-400">Guest OS</dt><dd>{vmi?.status?.guestOSInfo?.prettyName ?? vmi?.status?.guestOSInfo?.name ?? '—'}</dd>
