@@ -79,7 +79,8 @@ async function fromDataVolumeSpec(l: VolumeSourceLookups, namespace: string, spe
 }
 
 async function fromDataVolume(l: VolumeSourceLookups, vm: VirtualMachine, namespace: string, name: string, want: Labels): Promise<Found> {
-  const template = vm.spec.dataVolumeTemplates?.find((t) => t.metadata?.name === name);
+  const templates = Array.isArray(vm.spec.dataVolumeTemplates) ? vm.spec.dataVolumeTemplates : [];
+  const template = templates.find((t) => t?.metadata?.name === name);
   if (template) return fromDataVolumeSpec(l, namespace, template.spec as DataVolumeSpecLike, want);
   const dv = await l.dataVolume(namespace, name);
   // a garbage-collected DataVolume leaves its PVC under the same name
@@ -91,7 +92,8 @@ async function fromDataVolume(l: VolumeSourceLookups, vm: VirtualMachine, namesp
 /** The name and kind the labels of `volumeName`'s source give (throws an InferenceError). */
 export async function inferFromVolume(vm: VirtualMachine, volumeName: string, want: Labels, l: VolumeSourceLookups): Promise<Found> {
   const namespace = vm.metadata?.namespace ?? 'default';
-  const volume = (vm.spec.template?.spec?.volumes ?? []).find((v) => v.name === volumeName);
+  const volumes = vm.spec.template?.spec?.volumes;
+  const volume = (Array.isArray(volumes) ? volumes : []).find((v) => v?.name === volumeName);
   if (!volume) throw new InferenceError(`unable to find volume ${volumeName} to infer defaults`, false);
   if (volume.persistentVolumeClaim) return fromPVC(l, namespace, volume.persistentVolumeClaim.claimName, want);
   if (volume.dataVolume) return fromDataVolume(l, vm, namespace, volume.dataVolume.name, want);

@@ -39,11 +39,19 @@ describe('VM mutator: inferFromVolume', () => {
     expect(m.patch).toEqual([]);
   });
 
+  it('a template of the wrong shape is not inferred from (the validating webhook refuses it), and never throws', async () => {
+    const vm = vmWith({ instancetype: { inferFromVolume: 'root' }, dataVolumeTemplates: 'x' }) as unknown as { spec: { template: { spec: Record<string, unknown> } } };
+    vm.spec.template.spec.volumes = 'root';
+    const m = await mutateVMInferring(vm, undefined, ctx, lookups({}));
+    expect(m).toEqual({ patch: [], warnings: [] });
+  });
+
   it.each([
     [{ instancetype: {} }, 'spec.instancetype', 'Either Name or InferFromVolume should be provided within the InstancetypeMatcher'],
     [{ preference: { name: 'a', inferFromVolume: 'root' } }, 'spec.preference.name', 'Name should not be provided when InferFromVolume is used within the PreferenceMatcher'],
     [{ instancetype: { kind: 'VirtualMachineInstancetype', inferFromVolume: 'root' } }, 'spec.instancetype.kind', 'Kind should not be provided when InferFromVolume is used within the InstancetypeMatcher'],
     [{ instancetype: { inferFromVolume: 'root', inferFromVolumeFailurePolicy: 'Maybe' } }, 'spec.instancetype.inferFromVolumeFailurePolicy', "Invalid value 'Maybe' for InferFromVolumeFailurePolicy"],
+    [{ preference: { inferFromVolume: 'root', inferFromVolumeFailurePolicy: { toString: 1 } } }, 'spec.preference.inferFromVolumeFailurePolicy', 'Invalid value \'{"toString":1}\' for InferFromVolumeFailurePolicy'],
   ])('a bad matcher %j → 422 on %s', async (matchers, field, message) => {
     const m = await mutateVMInferring(vmWith(matchers), undefined, ctx, lookups({}));
     expect(m.causes).toEqual([expect.objectContaining({ field, message })]);

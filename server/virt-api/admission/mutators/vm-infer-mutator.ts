@@ -4,12 +4,12 @@
  * inference failure refuses the VM with 400 and KubeVirt's message; a bad matcher with 422.
  */
 import { InferenceError, inferMatchers, type VirtualMachine, type VolumeSourceLookups } from '../../../../lib/kubevirt';
-import { isObject } from '../json-shape';
+import { isObject, type JsonObject } from '../json-shape';
 import { validateMatchers } from '../validators/matcher-validator';
 import { diffToMutation, type Mutation, type MutationContext } from './mutation';
-import { mutateVM } from './vm-mutator';
+import { mutateVM, templateSpecOf } from './vm-mutator';
 
-function wantsInference(vm: unknown): vm is VirtualMachine {
+function wantsInference(vm: unknown): vm is VirtualMachine & JsonObject {
   if (!isObject(vm) || !isObject(vm.spec)) return false;
   const { instancetype, preference } = vm.spec;
   return (isObject(instancetype) && !!instancetype.inferFromVolume) || (isObject(preference) && !!preference.inferFromVolume);
@@ -18,7 +18,8 @@ function wantsInference(vm: unknown): vm is VirtualMachine {
 export async function mutateVMInferring(vm: unknown, oldVM: unknown, ctx: MutationContext, lookups: VolumeSourceLookups | undefined): Promise<Mutation> {
   const causes = validateMatchers(vm);
   if (causes.length) return { patch: [], warnings: [], causes };
-  if (!lookups || !wantsInference(vm)) return mutateVM(vm, oldVM, ctx);
+  // a template of the wrong shape is left to the validating webhook's message
+  if (!lookups || !wantsInference(vm) || !templateSpecOf(vm)) return mutateVM(vm, oldVM, ctx);
   let inferred: VirtualMachine;
   try {
     inferred = await inferMatchers(vm, lookups);

@@ -3,7 +3,7 @@
  * it in its VM mutator, before inference): a name or `inferFromVolume`, never both, no kind
  * beside `inferFromVolume`, and a known failure policy.
  */
-import { isObject } from '../json-shape';
+import { isObject, textOf } from '../json-shape';
 import { CauseType, type Cause } from '../cause';
 
 const notFound = (field: string, message: string): Cause => ({ type: CauseType.FieldValueNotFound, field, message });
@@ -19,7 +19,7 @@ function matcherCauses(matcher: unknown, key: 'instancetype' | 'preference', typ
   if (infer && present(matcher.kind)) causes.push(notFound(`${field}.kind`, `Kind should not be provided when InferFromVolume is used within the ${typeName}`));
   const policy = matcher.inferFromVolumeFailurePolicy;
   if (policy !== undefined && policy !== null && policy !== 'Ignore' && policy !== 'Reject') {
-    causes.push({ type: CauseType.FieldValueInvalid, field: `${field}.inferFromVolumeFailurePolicy`, message: `Invalid value '${String(policy)}' for InferFromVolumeFailurePolicy` });
+    causes.push({ type: CauseType.FieldValueInvalid, field: `${field}.inferFromVolumeFailurePolicy`, message: `Invalid value '${textOf(policy)}' for InferFromVolumeFailurePolicy` });
   }
   return causes;
 }
