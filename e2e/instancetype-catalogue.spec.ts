@@ -49,6 +49,9 @@ test('create it and see it Running with the instance type shown', async () => {
   await expect(page.locator('[data-status="Running"]').first()).toBeVisible({ timeout: 180_000 });
   await expect(page.getByTestId('vm-instancetype')).toHaveText('u1.nano');
   await expect(page.getByTestId('vm-preference')).toHaveText('demo');
+  // CPU and memory of the running VMI (the template has none)
+  await expect(page.locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
+  await expect(page.locator('dt', { hasText: 'CPU' }).locator('xpath=following-sibling::dd[1]')).toHaveText('1 vCPU');
   await snap(page, 'typed-running');
   const vm = await getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`);
   expect(vm.spec.instancetype).toMatchObject({ name: 'u1.nano', kind: 'VirtualMachineClusterInstancetype' });

@@ -29,6 +29,16 @@ describe('buildVMRows', () => {
     expect(buildVMRows([vm], [], now)[0].status).toBe('Stopping');
   });
 
+  it('an instance-typed VM: CPUs and memory from its running VMI (the template has none)', () => {
+    const vm = newVM(withRunStrategy('Always'));
+    vm.spec.instancetype = { name: 'u1.nano' };
+    vm.spec.template.spec.domain = { devices: {} };
+    const vmi = newVMI(withPhase('Running'));
+    vmi.spec.domain = { cpu: { sockets: 2, cores: 1, threads: 1 }, memory: { guest: '512Mi' }, devices: {} };
+    const [row] = buildVMRows([vm], [vmi], now);
+    expect([row.cpus, row.memoryBytes]).toEqual([2, 512 * 1024 * 1024]);
+  });
+
   it('reads CPUs and memory from the template', () => {
     const vm = newVM((v) => { v.spec.template.spec.domain.cpu = { cores: 2, sockets: 2 }; v.spec.template.spec.domain.memory = { guest: '1Gi' }; });
     expect(buildVMRows([vm], [], now)[0]).toMatchObject({ cpus: 4, memoryBytes: 2 ** 30 });

@@ -23,13 +23,18 @@ export interface VMRow {
 
 const vmKey = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
 
-function cpuCount(vm: VirtualMachine): number {
-  const cpu = vm.spec?.template?.spec?.domain?.cpu;
+/** The spec that runs: the VMI's (expanded with the instance type) when there is one, else the template. */
+function domainOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined) {
+  return vmi?.spec?.domain ?? vm.spec?.template?.spec?.domain;
+}
+
+function cpuCount(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): number {
+  const cpu = domainOf(vm, vmi)?.cpu;
   return (cpu?.sockets ?? 1) * (cpu?.cores ?? 1) * (cpu?.threads ?? 1);
 }
 
-function memoryOf(vm: VirtualMachine): number {
-  const d = vm.spec?.template?.spec?.domain;
+function memoryOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): number {
+  const d = domainOf(vm, vmi);
   return quantityBytes(d?.memory?.guest ?? d?.resources?.requests?.memory) ?? 0;
 }
 
@@ -61,8 +66,8 @@ export function buildVMRows(vms: VirtualMachine[], vmis: VirtualMachineInstance[
       reason: statusReason(vm, vmi, status),
       node: vmi?.status?.nodeName ?? '',
       ip: vmi?.status?.interfaces?.find((i) => i.ipAddress)?.ipAddress ?? '',
-      cpus: cpuCount(vm),
-      memoryBytes: memoryOf(vm),
+      cpus: cpuCount(vm, vmi),
+      memoryBytes: memoryOf(vm, vmi),
       created: vm.metadata.creationTimestamp ?? '',
     };
   });
