@@ -28,6 +28,7 @@ import { StatusBadge } from './StatusBadge';
 import { VMActions } from './VMActions';
 import { VMYaml } from './VMYaml';
 import { WhyNotRunning } from './WhyNotRunning';
+import { useInstancetypeSizes } from './useInstancetypeSizes';
 
 const VncConsole = dynamic(() => import('@/components/console/VncConsole').then((m) => m.VncConsole), { ssr: false });
 const SerialConsole = dynamic(() => import('@/components/console/SerialConsole').then((m) => m.SerialConsole), { ssr: false });
@@ -73,11 +74,12 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
   const events = useMemo(() => o.events.items.filter((e) => e.involvedObject?.name === name || podNames.has(e.involvedObject?.name)), [o.events.items, name, podNames]);
   const migrations = useMemo(() => migrationsOfVMI(o.vmims.items, namespace, name), [o.vmims.items, namespace, name]);
   const followed = useFollowedMigration(migrations);
+  const sizes = useInstancetypeSizes();
   const guestRunning = o.vmi.items[0]?.status?.phase === 'Running';
   useEffect(() => { if (guestRunning) preloadConsoles(); }, [guestRunning]);
   if (!o.vm.loaded) return <p className="text-sm text-slate-500 dark:text-slate-400">Loading…</p>;
   if (!vm) return <EmptyState title={`VM ${namespace}/${name} does not exist`}>It may have been deleted. <Link className="text-indigo-600 dark:text-indigo-400 underline" href="/vms">Back to the list</Link></EmptyState>;
-  const row = buildVMRows([vm], vmi ? [vmi] : [], new Date(now))[0];
+  const row = buildVMRows([vm], vmi ? [vmi] : [], new Date(now), sizes)[0];
   const causes = explainWhyNotRunning({ vm, vmi, pod, events, status: row.status });
   const running = vmi?.status?.phase === 'Running';
   return (
