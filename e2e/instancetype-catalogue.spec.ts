@@ -61,3 +61,12 @@ test('create it and see it Running with the instance type shown', async () => {
   expect(vmi.spec.domain.memory.guest).toBe('512Mi');
   expect(vmi.spec.domain.cpu).toMatchObject({ sockets: 1, cores: 1, threads: 1 });
 });
+
+test('stopped, it still shows the size of its instance type', async () => {
+  await page.locator('[data-action="stop"]').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('[data-status="Stopped"]').first()).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
+  await expect(page.getByTestId('vm-instancetype')).toHaveText('u1.nano');
+  await snap(page, 'typed-stopped');
+});
