@@ -37,7 +37,7 @@ export function InstancetypeCatalogue({ instancetype, preference, error, onInsta
           <button key={s.series} type="button" role="tab" aria-selected={s === chosenSeries} data-testid={`series-${s.series}`}
             className={`rounded-md border px-3 py-1 text-sm ${s === chosenSeries ? 'border-indigo-500 bg-indigo-50 text-indigo-900 dark:bg-indigo-950/50 dark:text-indigo-100' : 'border-slate-300 dark:border-slate-700'}`}
             onClick={() => onInstancetype(s.sizes[0]?.name ?? '')}>
-            <span className="font-medium">{s.series}</span> <span className="text-xs text-slate-500 dark:text-slate-400">{s.title}</span>
+            <span className="font-medium">{s.series}</span> <span className={`text-xs ${s === chosenSeries ? 'text-indigo-800 dark:text-indigo-200' : 'text-slate-500 dark:text-slate-400'}`}>{s.title}</span>
           </button>
         ))}
       </div>
