@@ -2,7 +2,7 @@
  * Every page as a user sees it, in light and dark, at laptop sizes (1366×768, 1280×800): saves
  * screenshots to test-results/visual/ for a person to look at, and checks what a machine can — the
  * page does not scroll sideways, key elements are visible, visible text meets WCAG AA contrast.
- * Empty list → many VMs → VM page tabs → create (form, YAML with an admission error) → nodes →
+ * Empty list → many VMs → VM page tabs → create (form, instance-type catalogue, YAML with an admission error) → nodes →
  * migrations → sign-in → API server unreachable → view-only refusal.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -99,6 +99,11 @@ test('every tab of a VM page', async () => {
 test('create: the form, and YAML mode with an admission error at its field', async () => {
   await page.goto(url('/vms/new'));
   await review(page, 'create-form', async (p) => { await expect(p.locator('input[name="name"]')).toBeVisible(); });
+  await review(page, 'create-instancetype', async (p) => { await expect(p.locator('input[name="name"]')).toBeVisible(); }, async () => {
+    await page.getByRole('radio', { name: 'Instance type', exact: true }).check();
+    await page.getByTestId('size-u1.small').click();
+    await expect(page.getByTestId('instancetype-choice')).toHaveText('u1.small: 1 CPU, 2 GiB memory');
+  });
   await review(page, 'create-yaml-error', async (p) => { await expect(p.locator('input[name="name"]')).toBeVisible(); }, async () => {
     await page.getByRole('tab', { name: 'YAML' }).click();
     const editor = page.getByTestId('yaml-editor').locator('.cm-content');

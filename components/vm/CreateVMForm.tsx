@@ -15,10 +15,11 @@ import { useSession } from '@/components/live/useSession';
 import { useResourceList } from '@/components/live/useResourceList';
 import { Button } from '@/components/ui/Button';
 import { useToast } from '@/components/ui/Toasts';
+import { InstancetypeCatalogue } from './InstancetypeCatalogue';
 import { ServerErrors } from './ServerErrors';
 import { YamlEditor } from './YamlEditor';
 
-const FIELD_MAP = { 'metadata.name': 'name', 'metadata.namespace': 'namespace', 'containerDisk.image': 'image', 'cpu.cores': 'cores', 'memory.guest': 'memory', 'cloudInitNoCloud.userData': 'userData', runStrategy: 'runStrategy' };
+const FIELD_MAP = { 'metadata.name': 'name', 'metadata.namespace': 'namespace', 'containerDisk.image': 'image', 'cpu.cores': 'cores', 'memory.guest': 'memory', 'cloudInitNoCloud.userData': 'userData', runStrategy: 'runStrategy', 'spec.instancetype': 'instancetype', 'instancetype.name': 'instancetype' };
 const input = 'mt-1 w-full rounded-md border border-slate-300 bg-transparent px-3 py-1.5 text-sm dark:border-slate-700';
 
 function Field({ label, error, children, hint }: { label: string; error?: string; children: React.ReactNode; hint?: string }) {
@@ -85,10 +86,22 @@ export function CreateVMForm() {
               <input className={input} name="image" list="images" value={form.image} onChange={(e) => set('image', e.target.value)} />
               <datalist id="images">{images.data?.images.map((i) => <option key={i.name} value={i.name} />)}</datalist>
             </Field>
-            <div className="grid grid-cols-2 gap-3">
-              <Field label="CPU cores" error={err('cores')}><input className={input} name="cores" type="number" min={1} max={64} value={form.cores} onChange={(e) => set('cores', Number(e.target.value))} /></Field>
-              <Field label="Memory" error={err('memory')}><input className={input} name="memory" value={form.memory} onChange={(e) => set('memory', e.target.value)} /></Field>
-            </div>
+            <fieldset className="flex flex-col gap-2">
+              <legend className="text-sm font-medium">Size</legend>
+              <div className="flex gap-4 text-sm">
+                <label className="flex items-center gap-1.5"><input type="radio" name="sizing" value="instancetype" checked={form.sizing === 'instancetype'} onChange={() => set('sizing', 'instancetype')} />Instance type</label>
+                <label className="flex items-center gap-1.5"><input type="radio" name="sizing" value="custom" checked={form.sizing === 'custom'} onChange={() => set('sizing', 'custom')} />Custom</label>
+              </div>
+              {form.sizing === 'instancetype' ? (
+                <InstancetypeCatalogue instancetype={form.instancetype} preference={form.preference} error={err('instancetype')}
+                  onInstancetype={(n) => set('instancetype', n)} onPreference={(n) => set('preference', n)} />
+              ) : (
+                <div className="grid grid-cols-2 gap-3">
+                  <Field label="CPU cores" error={err('cores')}><input className={input} name="cores" type="number" min={1} max={64} value={form.cores} onChange={(e) => set('cores', Number(e.target.value))} /></Field>
+                  <Field label="Memory" error={err('memory')}><input className={input} name="memory" value={form.memory} onChange={(e) => set('memory', e.target.value)} /></Field>
+                </div>
+              )}
+            </fieldset>
             <div className="grid grid-cols-3 gap-3">
               <Field label="Data disk" hint="A persistent disk (a DataVolume of the VM).">
                 <select className={input} name="dataDisk" value={form.dataDisk} onChange={(e) => set('dataDisk', e.target.value as Form['dataDisk'])}>

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import dynamic from 'next/dynamic';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo } from 'react';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
+import type { InstancetypeMatcher, VirtualMachine, VirtualMachineInstance, VirtualMachineInstanceMigration } from '@/lib/kubevirt';
 import { buildVMRows } from '@/lib/console/vm-row';
 import { explainWhyNotRunning, type KubeEvent, type PodLike } from '@/lib/console/why-not-running';
 import { migrationsOfVMI } from '@/lib/console/migration-progress';
@@ -28,6 +28,7 @@ import { StatusBadge } from './StatusBadge';
 import { VMActions } from './VMActions';
 import { VMYaml } from './VMYaml';
 import { WhyNotRunning } from './WhyNotRunning';
+import { useInstancetypeSizes } from './useInstancetypeSizes';
 
 const VncConsole = dynamic(() => import('@/components/console/VncConsole').then((m) => m.VncConsole), { ssr: false });
 const SerialConsole = dynamic(() => import('@/components/console/SerialConsole').then((m) => m.SerialConsole), { ssr: false });
@@ -52,6 +53,12 @@ function useVMObjects(namespace: string, name: string) {
   return { vm, vmi, vmims, pods, events };
 }
 
+/** An instance type or preference matcher: its name, the namespaced kind said, the pinned revision as a hint. */
+function MatcherText({ m }: { m: InstancetypeMatcher }) {
+  const namespaced = m.kind === 'VirtualMachineInstancetype' || m.kind === 'VirtualMachinePreference';
+  return <span title={m.revisionName ? `pinned in ControllerRevision ${m.revisionName}` : 'not pinned yet: pinned when the VM starts'}><span className="font-mono">{m.name}</span>{namespaced && <span className="text-xs text-slate-500"> (namespaced)</span>}</span>;
+}
+
 export function VMDetail({ namespace, name }: { namespace: string; name: string }) {
   const o = useVMObjects(namespace, name);
   const session = useSession();
@@ -67,11 +74,12 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
   const events = useMemo(() => o.events.items.filter((e) => e.involvedObject?.name === name || podNames.has(e.involvedObject?.name)), [o.events.items, name, podNames]);
   const migrations = useMemo(() => migrationsOfVMI(o.vmims.items, namespace, name), [o.vmims.items, namespace, name]);
   const followed = useFollowedMigration(migrations);
+  const sizes = useInstancetypeSizes();
   const guestRunning = o.vmi.items[0]?.status?.phase === 'Running';
   useEffect(() => { if (guestRunning) preloadConsoles(); }, [guestRunning]);
   if (!o.vm.loaded) return <p className="text-sm text-slate-500 dark:text-slate-400">Loading…</p>;
   if (!vm) return <EmptyState title={`VM ${namespace}/${name} does not exist`}>It may have been deleted. <Link className="text-indigo-600 dark:text-indigo-400 underline" href="/vms">Back to the list</Link></EmptyState>;
-  const row = buildVMRows([vm], vmi ? [vmi] : [], new Date(now))[0];
+  const row = buildVMRows([vm], vmi ? [vmi] : [], new Date(now), sizes)[0];
   const causes = explainWhyNotRunning({ vm, vmi, pod, events, status: row.status });
   const running = vmi?.status?.phase === 'Running';
   return (
@@ -112,6 +120,8 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
               <dt className="text-slate-500 dark:text-slate-400">IP</dt><dd className="font-mono text-xs">{row.ip || '—'}</dd>
               <dt className="text-slate-500 dark:text-slate-400">CPU</dt><dd>{row.cpus} vCPU</dd>
               <dt className="text-slate-500 dark:text-slate-400">Memory</dt><dd>{formatBytes(row.memoryBytes)}</dd>
+              {vm.spec.instancetype && <><dt className="text-slate-500 dark:text-slate-400">Instance type</dt><dd data-testid="vm-instancetype"><MatcherText m={vm.spec.instancetype} /></dd></>}
+              {vm.spec.preference && <><dt className="text-slate-500 dark:text-slate-400">Preference</dt><dd data-testid="vm-preference"><MatcherText m={vm.spec.preference} /></dd></>}
               <dt className="text-slate-500 dark:text-slate-400">Run strategy</dt><dd>{vm.spec.runStrategy ?? (vm.spec.running ? 'Always (running: true)' : 'Halted (running: false)')}</dd>
               <dt className="text-slate-500 dark:text-slate-400">Age</dt><dd>{formatAge(vm.metadata.creationTimestamp, now)}</dd>
               <dt className="text-slate-500 dark:text-slate-400">Guest OS</dt><dd>{vmi?.status?.guestOSInfo?.prettyName ?? vmi?.status?.guestOSInfo?.name ?? '—'}</dd>

@@ -14,6 +14,7 @@ import { useNow } from '@/components/ui/useNow';
 import { BulkBar } from './BulkBar';
 import { StatusBadge } from './StatusBadge';
 import { VMActions } from './VMActions';
+import { useInstancetypeSizes } from './useInstancetypeSizes';
 
 const COLS = '2rem minmax(12rem,2fr) 8rem minmax(10rem,2fr) 7rem 8rem 4rem 6rem 4rem 14rem';
 const HEADERS: [VMSortKey | undefined, string][] = [
@@ -54,7 +55,8 @@ export function VMTable() {
     if (v) p.set(k, v); else p.delete(k);
     router.replace(`${pathname}?${p}`, { scroll: false });
   };
-  const all = useMemo(() => buildVMRows(vms, vmis, new Date(now)), [vms, vmis, now]);
+  const sizes = useInstancetypeSizes();
+  const all = useMemo(() => buildVMRows(vms, vmis, new Date(now), sizes), [vms, vmis, now, sizes]);
   const rows = useMemo(() => sortVMRows(filterVMRows(all, { search: values.q, namespace: values.ns, status: values.status, node: values.node }), sort, dir),
     [all, values.q, values.ns, values.status, values.node, sort, dir]);
   const options = useMemo(() => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newVM, newVMI, withCondition, withPhase, withRunStrategy } from '../kubevirt/test-builders';
-import type { VirtualMachine } from '../kubevirt';
-import { buildVMRows, countByStatus, filterVMRows, sortVMRows } from './vm-row';
+import { commonInstancetypes, type VirtualMachine } from '../kubevirt';
+import { buildVMRows, countByStatus, filterVMRows, instancetypeSizes, sortVMRows } from './vm-row';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const named = (name: string, ns = 'default'): ((vm: VirtualMachine) => void) => (vm) => { vm.metadata = { ...vm.metadata, name, namespace: ns, uid: `${ns}-${name}` }; };
@@ -27,6 +27,26 @@ describe('buildVMRows', () => {
     const vm = newVM(withRunStrategy('Halted'));
     vm.status = { printableStatus: 'Stopping' };
     expect(buildVMRows([vm], [], now)[0].status).toBe('Stopping');
+  });
+
+  it('an instance-typed VM: CPUs and memory from its running VMI (the template has none)', () => {
+    const vm = newVM(withRunStrategy('Always'));
+    vm.spec.instancetype = { name: 'u1.nano' };
+    vm.spec.template.spec.domain = { devices: {} };
+    const vmi = newVMI(withPhase('Running'));
+    vmi.spec.domain = { cpu: { sockets: 2, cores: 1, threads: 1 }, memory: { guest: '512Mi' }, devices: {} };
+    const [row] = buildVMRows([vm], [vmi], now);
+    expect([row.cpus, row.memoryBytes]).toEqual([2, 512 * 1024 * 1024]);
+  });
+
+  it('a stopped instance-typed VM: CPUs and memory of its cluster instance type', () => {
+    const vm = newVM(withRunStrategy('Halted'));
+    vm.spec.instancetype = { name: 'u1.large' };
+    vm.spec.template.spec.domain = { devices: {} };
+    const sizes = instancetypeSizes(commonInstancetypes());
+    expect(buildVMRows([vm], [], now, sizes)[0]).toMatchObject({ cpus: 2, memoryBytes: 8 * 2 ** 30 });
+    vm.spec.instancetype = { name: 'u1.large', kind: 'VirtualMachineInstancetype' }; // namespaced: not in the cluster map
+    expect(buildVMRows([vm], [], now, sizes)[0]).toMatchObject({ cpus: 1, memoryBytes: 0 });
   });
 
   it('reads CPUs and memory from the template', () => {

@@ -1,7 +1,7 @@
 /** One VM list row: the VM joined with its VMI, flattened for display, filtering and sorting. */
 import {
-  PrintableStatus, VMIConditionType, computePrintableStatus, findCondition,
-  type VirtualMachine, type VirtualMachineInstance,
+  DEFAULT_INSTANCETYPE_KIND, PrintableStatus, VMIConditionType, computePrintableStatus, findCondition,
+  type Instancetype, type VirtualMachine, type VirtualMachineInstance,
 } from '../kubevirt';
 import { quantityBytes } from './format';
 
@@ -23,13 +23,18 @@ export interface VMRow {
 
 const vmKey = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
 
-function cpuCount(vm: VirtualMachine): number {
-  const cpu = vm.spec?.template?.spec?.domain?.cpu;
+/** The spec that runs: the VMI's (expanded with the instance type) when there is one, else the template. */
+function domainOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined) {
+  return vmi?.spec?.domain ?? vm.spec?.template?.spec?.domain;
+}
+
+function cpuCount(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): number {
+  const cpu = domainOf(vm, vmi)?.cpu;
   return (cpu?.sockets ?? 1) * (cpu?.cores ?? 1) * (cpu?.threads ?? 1);
 }
 
-function memoryOf(vm: VirtualMachine): number {
-  const d = vm.spec?.template?.spec?.domain;
+function memoryOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): number {
+  const d = domainOf(vm, vmi);
   return quantityBytes(d?.memory?.guest ?? d?.resources?.requests?.memory) ?? 0;
 }
 
@@ -47,13 +52,34 @@ export function statusReason(vm: VirtualMachine, vmi: VirtualMachineInstance | u
   return '';
 }
 
+/** CPU count and memory of each cluster instance type, by name (a stopped instance-typed VM's size). */
+export type InstancetypeSizes = ReadonlyMap<string, { cpus: number; memoryBytes: number }>;
+
+export function instancetypeSizes(types: Instancetype[]): InstancetypeSizes {
+  const out = new Map<string, { cpus: number; memoryBytes: number }>();
+  for (const t of types) {
+    const cpus = t.spec?.cpu?.guest;
+    const memoryBytes = quantityBytes(t.spec?.memory?.guest);
+    if (t.metadata.name && typeof cpus === 'number' && memoryBytes !== undefined) out.set(t.metadata.name, { cpus, memoryBytes });
+  }
+  return out;
+}
+
+/** The size a VM without a VMI gets from its cluster instance type (namespaced types are not looked up). */
+function typedSize(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, sizes: InstancetypeSizes | undefined) {
+  const m = vm.spec?.instancetype;
+  if (vmi || !m?.name || !sizes || (m.kind && m.kind !== DEFAULT_INSTANCETYPE_KIND)) return undefined;
+  return sizes.get(m.name);
+}
+
 /** Rows for every VM; a VMI is matched by namespace/name (a VM's VMI has the VM's name). */
-export function buildVMRows(vms: VirtualMachine[], vmis: VirtualMachineInstance[], now: Date): VMRow[] {
+export function buildVMRows(vms: VirtualMachine[], vmis: VirtualMachineInstance[], now: Date, sizes?: InstancetypeSizes): VMRow[] {
   const byKey = new Map(vmis.map((v) => [vmKey(v.metadata.namespace, v.metadata.name), v]));
   return vms.map((vm) => {
     const key = vmKey(vm.metadata.namespace, vm.metadata.name);
     const vmi = byKey.get(key);
     const status = vm.status?.printableStatus ?? computePrintableStatus(vm, vmi, { now });
+    const typed = typedSize(vm, vmi, sizes);
     return {
       key, vm, vmi, status,
       namespace: vm.metadata.namespace ?? '',
@@ -61,8 +87,8 @@ export function buildVMRows(vms: VirtualMachine[], vmis: VirtualMachineInstance[
       reason: statusReason(vm, vmi, status),
       node: vmi?.status?.nodeName ?? '',
       ip: vmi?.status?.interfaces?.find((i) => i.ipAddress)?.ipAddress ?? '',
-      cpus: cpuCount(vm),
-      memoryBytes: memoryOf(vm),
+      cpus: typed?.cpus ?? cpuCount(vm, vmi),
+      memoryBytes: typed?.memoryBytes ?? memoryOf(vm, vmi),
       created: vm.metadata.creationTimestamp ?? '',
     };
   });

@@ -64,3 +64,27 @@ describe('create form: a data disk', () => {
     expect(validateCreateForm({ ...base, dataDisk: 'url', dataDiskUrl: 'ftp://x', dataDiskSize: 'big' })).toMatchObject({ dataDiskSize: 'A size like 1Gi or 512Mi.', dataDiskUrl: expect.stringContaining('http://') });
   });
 });
+
+describe('create form: sized by an instance type', () => {
+  const typed = { ...DEFAULT_CREATE_FORM, name: 'web', sizing: 'instancetype' as const, instancetype: 'u1.small', preference: 'demo', cores: 4, memory: '8Gi' };
+  it('names the instance type and preference and leaves CPU and memory out of the template', () => {
+    const vm = buildVirtualMachine(typed);
+    expect(vm.spec.instancetype).toEqual({ kind: 'VirtualMachineClusterInstancetype', name: 'u1.small' });
+    expect(vm.spec.preference).toEqual({ kind: 'VirtualMachineClusterPreference', name: 'demo' });
+    expect(vm.spec.template.spec.domain.cpu).toBeUndefined();
+    expect(vm.spec.template.spec.domain.memory).toBeUndefined();
+    expect(vm.spec.template.spec.domain.devices.disks?.map((d) => d.name)).toEqual(['root', 'cloudinit']);
+  });
+
+  it('no preference picked → no preference matcher; custom sizing → no matchers at all', () => {
+    expect(buildVirtualMachine({ ...typed, preference: '' }).spec.preference).toBeUndefined();
+    const custom = buildVirtualMachine({ ...typed, sizing: 'custom' });
+    expect(custom.spec.instancetype).toBeUndefined();
+    expect(custom.spec.template.spec.domain.cpu).toEqual({ cores: 4 });
+  });
+
+  it('asks for a size, and ignores the custom CPU and memory fields', () => {
+    expect(validateCreateForm({ ...typed, instancetype: '', cores: 0, memory: 'lots' })).toEqual({ instancetype: 'Pick a size from the catalogue.' });
+    expect(validateCreateForm({ ...typed, cores: 0 })).toEqual({});
+  });
+});

@@ -1,5 +1,5 @@
 /** The create-VM form's model and the VirtualMachine it posts (shown to the user as YAML first). */
-import { KUBEVIRT_API_VERSION, RunStrategy, type VirtualMachine } from '../kubevirt';
+import { DEFAULT_INSTANCETYPE_KIND, DEFAULT_PREFERENCE_KIND, KUBEVIRT_API_VERSION, RunStrategy, type VirtualMachine } from '../kubevirt';
 
 export interface CreateVMForm {
   name: string;
@@ -17,12 +17,19 @@ export interface CreateVMForm {
   dataDiskSize: string;
   /** '' → the cluster's default StorageClass */
   dataDiskClass: string;
+  /** CPU and memory from the cores/memory fields, or from a cluster instance type (the catalogue) */
+  sizing: 'custom' | 'instancetype';
+  /** a VirtualMachineClusterInstancetype name (u1.small) */
+  instancetype: string;
+  /** a VirtualMachineClusterPreference name, '' for none */
+  preference: string;
 }
 
 export const DEFAULT_CREATE_FORM: CreateVMForm = {
   name: '', namespace: 'default', image: 'demo', cores: 1, memory: '256Mi',
   userData: '#!/bin/sh\necho "hello from cloud-init"\n', sshKey: '', runStrategy: RunStrategy.Always, startNow: true,
   dataDisk: 'none', dataDiskUrl: '', dataDiskSize: '1Gi', dataDiskClass: '',
+  sizing: 'custom', instancetype: '', preference: '',
 };
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -35,8 +42,12 @@ export function validateCreateForm(f: CreateVMForm): Record<string, string> {
   else if (f.name.length > 63 || !DNS_LABEL.test(f.name)) e.name = 'Lower-case letters, digits and "-", starting and ending with a letter or digit, at most 63.';
   if (!DNS_LABEL.test(f.namespace)) e.namespace = 'Not a valid namespace name.';
   if (!f.image) e.image = 'Pick an image.';
-  if (!Number.isInteger(f.cores) || f.cores < 1 || f.cores > 64) e.cores = 'Between 1 and 64.';
-  if (!MEMORY.test(f.memory)) e.memory = 'A quantity like 256Mi or 2Gi.';
+  if (f.sizing === 'instancetype') {
+    if (!f.instancetype) e.instancetype = 'Pick a size from the catalogue.';
+  } else {
+    if (!Number.isInteger(f.cores) || f.cores < 1 || f.cores > 64) e.cores = 'Between 1 and 64.';
+    if (!MEMORY.test(f.memory)) e.memory = 'A quantity like 256Mi or 2Gi.';
+  }
   if (f.dataDisk !== 'none' && !MEMORY.test(f.dataDiskSize)) e.dataDiskSize = 'A size like 1Gi or 512Mi.';
   if (f.dataDisk === 'url' && !/^https?:\/\/\S+$/.test(f.dataDiskUrl.trim())) e.dataDiskUrl = 'An http:// or https:// URL of a disk image (qcow2, raw, iso, .gz, .xz).';
   if (f.sshKey && !/^(ssh-|ecdsa-|sk-)/.test(f.sshKey.trim())) e.sshKey = 'An OpenSSH public key (ssh-ed25519 AAAA…).';
@@ -79,17 +90,26 @@ export function buildVirtualMachine(f: CreateVMForm): VirtualMachine {
     const storage = { resources: { requests: { storage: f.dataDiskSize } }, ...(f.dataDiskClass ? { storageClassName: f.dataDiskClass } : {}) };
     dataVolumeTemplates.push({ metadata: { name: dv }, spec: { source: f.dataDisk === 'url' ? { http: { url: f.dataDiskUrl.trim() } } : { blank: {} }, storage } });
   }
+  // with an instance type the VM names it (and the preference) and leaves CPU and memory to it
+  const byType = f.sizing === 'instancetype';
+  const sizing = byType
+    ? {
+      instancetype: { kind: DEFAULT_INSTANCETYPE_KIND, name: f.instancetype },
+      ...(f.preference ? { preference: { kind: DEFAULT_PREFERENCE_KIND, name: f.preference } } : {}),
+    }
+    : {};
   return {
     apiVersion: KUBEVIRT_API_VERSION,
     kind: 'VirtualMachine',
     metadata: { name: f.name, namespace: f.namespace },
     spec: {
       runStrategy: initialRunStrategy(f),
+      ...sizing,
       ...(dataVolumeTemplates.length ? { dataVolumeTemplates } : {}),
       template: {
         metadata: { labels: { 'kubevirt.io/vm': f.name } },
         spec: {
-          domain: { cpu: { cores: f.cores }, memory: { guest: f.memory }, devices: { disks } },
+          domain: byType ? { devices: { disks } } : { cpu: { cores: f.cores }, memory: { guest: f.memory }, devices: { disks } },
           volumes,
         },
       },

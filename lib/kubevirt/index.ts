@@ -17,6 +17,7 @@ export * from './kubevirt-cr';
 export * from './version';
 export * from './instancetype';
 export * from './common-instancetypes';
+export * from './infer-from-volume';
 export * from './volume-requests';
 export * from './label-selector';
 export * from './vm-group-types';

@@ -13,14 +13,26 @@ export interface DataVolumeTemplateSpec {
   spec: Record<string, unknown>;
 }
 
+/**
+ * `spec.instancetype` / `spec.preference`. `name` is empty only while `inferFromVolume` is set,
+ * and virt-api's mutator replaces such a matcher before the VM is stored.
+ */
+export interface InstancetypeMatcher {
+  name: string;
+  kind?: string;
+  revisionName?: string;
+  inferFromVolume?: string;
+  inferFromVolumeFailurePolicy?: 'Reject' | 'Ignore';
+}
+
 export interface VirtualMachineSpec {
   /** Deprecated alias of runStrategy (true ≡ Always, false ≡ Halted). */
   running?: boolean;
   runStrategy?: RunStrategy;
   template: VirtualMachineInstanceTemplateSpec;
   dataVolumeTemplates?: DataVolumeTemplateSpec[];
-  instancetype?: { name: string; kind?: string; revisionName?: string };
-  preference?: { name: string; kind?: string; revisionName?: string };
+  instancetype?: InstancetypeMatcher;
+  preference?: InstancetypeMatcher;
 }
 
 export interface VirtualMachineStateChangeRequest {

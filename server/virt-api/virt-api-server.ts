@@ -15,6 +15,7 @@ import { EventRecorder } from '../kube/events';
 import { presetLookups } from './admission/preset-lookup';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { ClusterConfig } from '../kube/cluster-config';
+import { volumeSourceLookups } from '../kube/volume-source-lookup';
 import { InstancetypeLookup } from '../kube/instancetype-lookup';
 import { admissionConfigFrom } from './admission/admission-config';
 import { log } from '../log';
@@ -81,6 +82,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const admission = createAdmissionListener({
     config: () => admissionConfigFrom(clusterConfig.configuration()),
     instancetypes: new InstancetypeLookup(kc),
+    volumeSources: volumeSourceLookups(kc),
     presets: presetLookups(new CustomResourceClient(clients.custom, VirtualMachineInstancePresetResource), new EventRecorder(clients.core, { component: 'virt-api' })),
     getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
     listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],

@@ -3,7 +3,8 @@ import type { Cause } from './cause';
 import type { AdmissionConfig } from './admission-config';
 import type { AdmissionRequest } from './admission-review';
 import type { Mutation } from './mutators/mutation';
-import { mutateVM } from './mutators/vm-mutator';
+import { mutateVMInferring } from './mutators/vm-infer-mutator';
+import type { VolumeSourceLookups } from '../../../lib/kubevirt';
 import { mutateVMICreate, mutateVMIUpdate } from './mutators/vmi-mutator';
 import { mutateMigrationCreate } from './mutators/migration-mutator';
 import type { PresetLike } from './mutators/preset-merge';
@@ -28,6 +29,7 @@ export interface AdmitterContext extends MigrationLookups, Partial<Omit<Eviction
   now: Date;
   instancetypes?: InstancetypeLookups;
   presets?: PresetLookups;
+  volumeSources?: VolumeSourceLookups;
 }
 
 type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation | Promise<Mutation>;
@@ -71,7 +73,7 @@ function decideEviction(req: AdmissionRequest, ctx: AdmitterContext): Promise<Ev
 export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.MutateVM]: {
     resource: core('virtualmachines'),
-    mutate: (req, ctx) => mutateVM(req.object, isCreate(req) ? undefined : req.oldObject, mctx(req, ctx)),
+    mutate: (req, ctx) => mutateVMInferring(req.object, isCreate(req) ? undefined : req.oldObject, mctx(req, ctx), ctx.volumeSources),
   },
   [WebhookPath.ValidateVM]: {
     resource: core('virtualmachines'),

@@ -11,6 +11,7 @@ import { WEBHOOK_ROUTES, type PresetLookups } from './admitters';
 import { TOO_MANY_REQUESTS_REASON, type EvictionLookups } from './validators/eviction-validator';
 import type { MigrationLookups } from './validators/migration-validator';
 import type { InstancetypeLookups } from './validators/instancetype-validator';
+import type { VolumeSourceLookups } from '../../../lib/kubevirt';
 
 const logger = log.child({ component: 'virt-api-admission' });
 /** Largest review body we read (kube-apiserver caps requests at 3 MiB). */
@@ -22,6 +23,8 @@ export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<
   now?: () => Date;
   instancetypes?: InstancetypeLookups;
   presets?: PresetLookups;
+  /** PVCs, DataVolumes and DataSources, for `inferFromVolume` */
+  volumeSources?: VolumeSourceLookups;
 }
 
 export interface AdmissionHttpResult {
@@ -45,11 +48,12 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
   }
   const actx = {
     config: withAdmissionDefaults(typeof ctx.config === 'function' ? ctx.config() : ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
-    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets,
+    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets, volumeSources: ctx.volumeSources,
   };
   try {
     if (route.mutate) {
       const m = await route.mutate(req, actx);
+      if (m.causes?.length) return { status: 200, body: denyResponse(req.uid, m.causes) };
       return { status: 200, body: m.refused ? badRequestResponse(req.uid, m.refused) : patchResponse(req.uid, m) };
     }
     if (route.decide) {

@@ -2,6 +2,7 @@
 import jsonpatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import type { AdmissionConfig } from '../admission-config';
+import type { Cause } from '../cause';
 import type { AdmissionUser } from '../validators/vmi-validator';
 
 export interface Mutation {
@@ -9,6 +10,8 @@ export interface Mutation {
   warnings: string[];
   /** the object is refused with this message (400, as KubeVirt's ToAdmissionResponseError) */
   refused?: string;
+  /** the object is refused with these causes (422, as KubeVirt's ToAdmissionResponse) */
+  causes?: Cause[];
 }
 
 export interface MutationContext {

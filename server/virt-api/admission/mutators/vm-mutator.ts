@@ -8,7 +8,8 @@ import { diffToMutation, NO_MUTATION, type Mutation, type MutationContext } from
 
 export const RUNNING_DEPRECATED_WARNING = 'spec.running is deprecated, please use spec.runStrategy instead.';
 
-function templateSpecOf(vm: JsonObject): JsonObject | undefined {
+/** The VM's template spec when it has the VMI spec's shape (else the validating webhook refuses it). */
+export function templateSpecOf(vm: JsonObject): JsonObject | undefined {
   const template = objectAt(vm.spec).template;
   if (!isObject(template) || !isObject(template.spec) || !isObject(template.spec.domain)) return undefined;
   return checkShape(template.spec, VMI_SPEC_SHAPE, 'spec.template.spec').length ? undefined : template.spec;

@@ -1,0 +1,35 @@
+/**
+ * The PVCs, DataVolumes and DataSources `inferFromVolume` reads, from the API server (one GET
+ * each, at VM admission; KubeVirt reads them the same way). A missing object is `undefined`.
+ */
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { DataVolumeResource, type VolumeSourceLookups } from '../../lib/kubevirt';
+import { isNotFound } from './api-errors';
+
+async function orUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+interface CdiObject { metadata?: { labels?: Record<string, string> }; spec?: Record<string, unknown> }
+
+export function volumeSourceLookups(kc: KubeConfig): VolumeSourceLookups {
+  const core = kc.makeApiClient(CoreV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const cdi = (plural: string) => async (namespace: string, name: string) => {
+    const obj = await orUndefined(() => custom.getNamespacedCustomObject({ group: DataVolumeResource.group, version: DataVolumeResource.version, plural, namespace, name }) as Promise<CdiObject>);
+    return obj && { labels: obj.metadata?.labels, spec: obj.spec };
+  };
+  return {
+    pvc: async (namespace, name) => {
+      const pvc = await orUndefined(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));
+      return pvc && { labels: pvc.metadata?.labels };
+    },
+    dataVolume: cdi(DataVolumeResource.plural),
+    dataSource: cdi('datasources'),
+  };
+}
