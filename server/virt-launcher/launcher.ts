@@ -25,6 +25,7 @@ import { HotplugDisks } from './hotplug-disks';
 import { CPUHotplugError, setSockets, type CPUTopologyNow } from './cpu-hotplug';
 import { GuestPorts, type GuestEndpoint } from './guest-ports';
 import { GUEST_NETWORK } from './converter/qemu-args-net';
+import { startSwtpm, type SwtpmProcess } from './swtpm-process';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -36,6 +37,7 @@ export interface LauncherOptions {
   image: ConverterInput['image'];
   ovmf?: ConverterInput['ovmf'];
   binary?: string;
+  swtpmBinary?: string;
   /** Paths QEMU must not see, read at each start (qemu-secrets.ts). */
   hidePaths?: () => string[];
 }
@@ -48,6 +50,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   private plan?: ConverterOutput;
   private migrationMonitor?: MigrationMonitor;
   private serialLog?: SerialLog;
+  private swtpm?: SwtpmProcess;
   private logger = log.child({ component: 'virt-launcher' });
 
   constructor(readonly opts: LauncherOptions) { super(); }
@@ -185,7 +188,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     this.hotplugDisks = undefined;
     this.vcpusNow = undefined;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
-    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
+    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.swtpm?.stop(); this.emit('exit', e); });
     try {
       const cloudInit = planCloudInitMedia(vmi, podDir);
       const media = Object.fromEntries(cloudInit.map((p) => [p.volume, p.path]));
@@ -208,6 +211,10 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), createDomainFiles(this.plan.files)]);
       steps.lap('files');
+      if (this.plan.tpm) {
+        this.swtpm = await startSwtpm(this.plan.tpm, podDir, this.opts.swtpmBinary);
+        steps.lap('swtpm');
+      }
       const devices = vmi.spec.domain.devices ?? {};
       if (devices.autoattachSerialConsole !== false) {
         this.serialLog = new SerialLog({
@@ -222,6 +229,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     } catch (err) {
       const reason = err instanceof ConverterError ? err.reason : LAUNCHER_ERRORS.startFailed;
       if (domain.running) await domain.kill();
+      this.swtpm?.stop();
       domain.update({ state: 'shutoff', reason, message: (err as Error).message });
       this.emit('exit', { status: domain.status, qemu: { code: null, signal: null, stderrTail: '' } });
       throw new CommandError(reason, (err as Error).message);
