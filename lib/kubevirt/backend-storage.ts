@@ -6,8 +6,10 @@
 import type { VirtualMachineInstanceSpec } from './vmi-spec-types';
 
 export const BACKEND_STORAGE_PREFIX = 'persistent-state-for-';
-/** the launcher Pod's volume for the claim (a fixed name: the claim's own may be longer than a volume name allows) */
-export const BACKEND_STORAGE_VOLUME = 'vm-persistent-state';
+/** the launcher Pod's volume for the claim (KubeVirt's name; the claim's own may be longer than a volume name allows) */
+export const BACKEND_STORAGE_VOLUME = 'vm-state';
+/** the claim's label naming its VM (KubeVirt finds the claim by it) */
+export const BACKEND_STORAGE_LABEL = 'persistent-state-for';
 /** KubeVirt's size for the claim */
 export const BACKEND_STORAGE_SIZE = '10Mi';
 /** inside the claim: swtpm's state directory and the EFI variables file */
