@@ -42,7 +42,9 @@ async function guestResetCount(): Promise<number> {
   }
 }
 
-async function runningVMI(): Promise<any> {
+interface VMIRead { metadata: { uid: string }; status: { conditions: { type: string; status: string; reason?: string; message?: string }[] } }
+
+async function runningVMI(): Promise<VMIRead> {
   await until('the VM to run', async () => isRunning(await readState(c.admin, VM)), BOOT_MS);
   return readVMI(c.admin, VM);
 }
@@ -62,7 +64,7 @@ describe('persistent TPM (backend storage)', () => {
     const pvc = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/persistentvolumeclaims/persistent-state-for-${VM}`)).body;
     expect(pvc.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'VirtualMachine', name: VM, uid: created.metadata.uid })]);
     expect(pvc.spec).toMatchObject({ accessModes: ['ReadWriteOnce'], storageClassName: 'local', volumeMode: 'Filesystem' });
-    const migratable = vmi.status.conditions.find((x: { type: string }) => x.type === 'LiveMigratable');
+    const migratable = vmi.status.conditions.find((x) => x.type === 'LiveMigratable');
     expect(migratable).toMatchObject({ status: 'False', reason: 'DisksNotLiveMigratable', message: 'cannot migrate VMI: Backend storage PVC is not RWX' });
 
     await until('swtpm state in the claim', () => permallFile(c.cluster.dataDir), 30_000);
