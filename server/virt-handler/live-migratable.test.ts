@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
-import { computeLiveMigratable } from './live-migratable';
+import { computeLiveMigratable, PERSISTENT_TPM_MESSAGE } from './live-migratable';
 
-function vmi(accessModes: string[] | undefined): VirtualMachineInstance {
+function vmi(accessModes: string[] | undefined, what: 'tpm' | 'efi' = 'tpm'): VirtualMachineInstance {
   return {
     metadata: { name: 'vm1', namespace: 'default' },
-    spec: { domain: { devices: { tpm: { persistent: true } } } },
+    spec: { domain: what === 'tpm' ? { devices: { tpm: { persistent: true } } } : { devices: {}, firmware: { bootloader: { efi: { persistent: true } } } } },
     status: accessModes ? { volumeStatus: [{ name: 'vm-state', target: '', persistentVolumeClaimInfo: { claimName: 'persistent-state-for-vm1', accessModes } }] } : {},
   } as unknown as VirtualMachineInstance;
 }
@@ -16,7 +16,12 @@ describe('LiveMigratable with a persistent TPM / EFI (backend storage)', () => {
     expect(computeLiveMigratable(vmi(undefined)).status).toBe('False');
   });
 
-  it('is True on ReadWriteMany backend storage (class shared)', () => {
-    expect(computeLiveMigratable(vmi(['ReadWriteMany'])).status).toBe('True');
+  it('persistent EFI: True on ReadWriteMany backend storage (class shared)', () => {
+    expect(computeLiveMigratable(vmi(['ReadWriteMany'], 'efi')).status).toBe('True');
+    expect(computeLiveMigratable(vmi(['ReadWriteOnce'], 'efi')).message).toBe('cannot migrate VMI: Backend storage PVC is not RWX');
+  });
+
+  it('persistent TPM: False even on ReadWriteMany (swtpm 0.7.1 keeps its state dir locked), saying why', () => {
+    expect(computeLiveMigratable(vmi(['ReadWriteMany']))).toEqual({ type: 'LiveMigratable', status: 'False', reason: 'DisksNotLiveMigratable', message: PERSISTENT_TPM_MESSAGE });
   });
 });
