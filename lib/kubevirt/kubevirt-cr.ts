@@ -35,6 +35,8 @@ export interface KubeVirtConfiguration {
   architectureConfiguration?: Partial<Record<'amd64' | 'arm64' | 's390x', { machineType?: string }>>;
   cpuModel?: string;
   network?: { defaultNetworkInterface?: string; permitBridgeInterfaceOnPodNetwork?: boolean };
+  /** the class of VMs' backend storage claims (persistent TPM / EFI state); unset = the default class */
+  vmStateStorageClass?: string;
 }
 
 export interface KubeVirtStatus {

@@ -57,6 +57,8 @@ export interface Devices {
   rng?: Record<string, never>;
   watchdog?: { name: string; i6300esb?: { action?: 'reset' | 'poweroff' | 'shutdown' } };
   sound?: { name: string; model?: 'ich9' | 'ac97' };
+  /** an emulated TPM 2.0 (swtpm); persistent: its state lives in the VM's backend storage claim */
+  tpm?: { enabled?: boolean; persistent?: boolean };
   networkInterfaceMultiqueue?: boolean;
   blockMultiQueue?: boolean;
 }

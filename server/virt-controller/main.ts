@@ -52,6 +52,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
       clients: ctx.clients, recorder: ctx.recorder,
       imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
       render: { launcherImage: ctx.launcherImage }, metrics: ctx.metrics?.workQueues,
+      vmStateStorageClass: () => ctx.clusterConfig.configuration().vmStateStorageClass,
     });
     const m = ctx.metrics;
     if (m) c.vmis.on({ update: (old, cur) => m.observeVMI(old, cur) });

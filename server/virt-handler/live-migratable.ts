@@ -5,6 +5,10 @@
  */
 import type { Condition as VMICondition, VirtualMachineInstance } from '../../lib/kubevirt';
 import { Condition, Reason } from './constants';
+import { BACKEND_STORAGE_VOLUME, hasPersistentTPM, usesPersistentState } from '../../lib/kubevirt/backend-storage';
+
+/** not KubeVirt's: its swtpm hands the state dir over (swtpm >= 0.8, --migration release-lock-outgoing); Debian 12's 0.7.1 cannot */
+export const PERSISTENT_TPM_MESSAGE = "cannot migrate VMI: the persistent TPM's state directory stays locked by the source's swtpm (swtpm 0.7 cannot hand it over to the target)";
 
 const POD_BRIDGE_MESSAGE = 'cannot migrate VMI which does not use masquerade, bridge with kubevirt.io/allow-pod-bridge-network-live-migration VM annotation or a migratable plugin to connect to the pod network';
 
@@ -26,6 +30,9 @@ function diskBlocker(vmi: VirtualMachineInstance): string | undefined {
     if (claim && !isSharedClaim(vmi, v.name)) return `cannot migrate VMI: PVC ${claim} is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode)`;
     if (v.hostDisk && !v.hostDisk.shared) return 'cannot migrate VMI with non-shared HostDisk';
   }
+  // a persistent TPM / EFI keeps its state in the backend storage claim: both launchers must see it
+  if (usesPersistentState(vmi.spec) && !isSharedClaim(vmi, BACKEND_STORAGE_VOLUME)) return 'cannot migrate VMI: Backend storage PVC is not RWX';
+  if (hasPersistentTPM(vmi.spec)) return PERSISTENT_TPM_MESSAGE;
   return undefined;
 }
 

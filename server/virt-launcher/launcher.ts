@@ -29,6 +29,7 @@ import { GUEST_NETWORK } from './converter/qemu-args-net';
 import { HugetlbfsResolver } from './hugetlbfs';
 import { canHidePaths } from './qemu-secrets';
 import { pinVcpus } from './vcpu-pinning';
+import { startSwtpm, type SwtpmProcess } from './swtpm-process';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -40,6 +41,7 @@ export interface LauncherOptions {
   image: ConverterInput['image'];
   ovmf?: ConverterInput['ovmf'];
   binary?: string;
+  swtpmBinary?: string;
   /** Paths QEMU must not see, read at each start (qemu-secrets.ts). */
   hidePaths?: () => string[];
 }
@@ -52,6 +54,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   private plan?: ConverterOutput;
   private migrationMonitor?: MigrationMonitor;
   private serialLog?: SerialLog;
+  private swtpm?: SwtpmProcess;
   private logger = log.child({ component: 'virt-launcher' });
 
   constructor(readonly opts: LauncherOptions) { super(); }
@@ -189,7 +192,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     this.hotplugDisks = undefined;
     this.vcpusNow = undefined;
     domain.on('status', (status) => this.emit('event', { event: 'domain', status }));
-    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.emit('exit', e); });
+    domain.on('exit', (e) => { this.migrationMonitor?.stop(); this.serialLog?.stop(); this.swtpm?.stop(); this.emit('exit', e); });
     try {
       const cloudInit = planCloudInitMedia(vmi, podDir, inputs);
       const configDisks = planConfigDisks(vmi, podDir, inputs);
@@ -214,6 +217,10 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), writeConfigDisks(configDisks), createDomainFiles(this.plan.files)]);
       steps.lap('files');
+      if (this.plan.tpm) {
+        this.swtpm = await startSwtpm(this.plan.tpm, podDir, this.opts.swtpmBinary);
+        steps.lap('swtpm');
+      }
       const devices = vmi.spec.domain.devices ?? {};
       if (devices.autoattachSerialConsole !== false) {
         this.serialLog = new SerialLog({
@@ -234,6 +241,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     } catch (err) {
       const reason = err instanceof ConverterError ? err.reason : LAUNCHER_ERRORS.startFailed;
       if (domain.running) await domain.kill();
+      this.swtpm?.stop();
       domain.update({ state: 'shutoff', reason, message: (err as Error).message });
       this.emit('exit', { status: domain.status, qemu: { code: null, signal: null, stderrTail: '' } });
       throw new CommandError(reason, (err as Error).message);

@@ -8,6 +8,7 @@ import type { V1PersistentVolumeClaim, V1Volume } from '@kubernetes/client-node'
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { VMIVolumeStatus } from '../../../lib/kubevirt/vmi-types';
 import { Reason } from './constants';
+import { BACKEND_STORAGE_VOLUME, backendStorageClaimName, usesPersistentState } from '../../../lib/kubevirt/backend-storage';
 
 export interface ClaimVolume { volume: string; claimName: string; dataVolume: boolean; readOnly: boolean; hotpluggable: boolean }
 
@@ -18,7 +19,15 @@ export interface ClaimLookup {
   dataVolume(namespace: string, name: string): DataVolumeLike | undefined;
 }
 
+/** The VMI's claims, and its backend storage claim when it has a persistent TPM or EFI (virt-controller creates that one). */
 export function claimVolumes(vmi: VirtualMachineInstance): ClaimVolume[] {
+  const backend: ClaimVolume[] = usesPersistentState(vmi.spec)
+    ? [{ volume: BACKEND_STORAGE_VOLUME, claimName: backendStorageClaimName(vmi.metadata.name ?? ''), dataVolume: false, readOnly: false, hotpluggable: false }]
+    : [];
+  return [...specClaimVolumes(vmi), ...backend];
+}
+
+function specClaimVolumes(vmi: VirtualMachineInstance): ClaimVolume[] {
   return (vmi.spec?.volumes ?? []).flatMap((v): ClaimVolume[] => {
     if (v.persistentVolumeClaim) return [{ volume: v.name, claimName: v.persistentVolumeClaim.claimName, dataVolume: false, readOnly: v.persistentVolumeClaim.readOnly === true, hotpluggable: v.persistentVolumeClaim.hotpluggable === true }];
     if (v.dataVolume) return [{ volume: v.name, claimName: v.dataVolume.name, dataVolume: true, readOnly: false, hotpluggable: v.dataVolume.hotpluggable === true }];

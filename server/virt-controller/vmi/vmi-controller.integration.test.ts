@@ -13,6 +13,7 @@ let api: TestServer;
 let abort: AbortController;
 let controller: VMIController;
 const images = new Set(['demo']);
+let vmStateStorageClass: string | undefined;
 const NS = 'default';
 const vmis = `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances`;
 
@@ -41,7 +42,7 @@ async function bindAndRun(pod: any, node: string): Promise<void> {
 beforeAll(async () => {
   api = await startTestServer();
   const clients = makeKubeClients(makeKubeConfig({ server: api.srv.url, token: api.srv.adminToken, caPem: api.srv.caPem }));
-  controller = new VMIController({ clients, recorder: new EventRecorder(clients.core, { component: 'virt-controller' }), imageExists: (r) => images.has(r) });
+  controller = new VMIController({ clients, recorder: new EventRecorder(clients.core, { component: 'virt-controller' }), imageExists: (r) => images.has(r), vmStateStorageClass: () => vmStateStorageClass });
   abort = new AbortController();
   void controller.run(abort.signal);
 });
@@ -66,6 +67,24 @@ describe('VMI controller on a real API server', () => {
     // the kubelet finishes the pod
     expect((await api.call('DELETE', `/api/v1/namespaces/${NS}/pods/${pods[0].metadata.name}?gracePeriodSeconds=0`)).status).toBe(200);
     await waitFor(async () => (await api.call('GET', `${vmis}/alpha`)).status === 404, 5000, 'VMI gone');
+  });
+
+  it('a persistent TPM: creates the backend storage claim (vmStateStorageClass, RWX on shared storage, owned by a VMI without VM) and the launcher Pod mounts it as vm-state', async () => {
+    const sc = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'shared' }, provisioner: 'kubevirt-ts.io/local-path', parameters: { volumeType: 'shared' } };
+    expect((await api.call('POST', '/apis/storage.k8s.io/v1/storageclasses', sc)).status).toBe(201);
+    vmStateStorageClass = 'shared';
+    const body = newVMI('tpm');
+    (body.spec.domain.devices as Record<string, unknown>).tpm = { persistent: true };
+    // the informer must have seen the class before the claim is rendered
+    await waitFor(() => controller.storageClasses.get('shared'), 5000, 'storage class in the cache');
+    const created = await api.call('POST', vmis, body);
+    expect(created.status).toBe(201);
+    const pvc = await waitFor(async () => { const r = await api.call('GET', `/api/v1/namespaces/${NS}/persistentvolumeclaims/persistent-state-for-tpm`); return r.status === 200 ? r.body : undefined; }, 5000, 'backend storage claim');
+    expect(pvc.spec).toMatchObject({ storageClassName: 'shared', accessModes: ['ReadWriteMany'], volumeMode: 'Filesystem', resources: { requests: { storage: '10Mi' } } });
+    expect(pvc.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'VirtualMachineInstance', name: 'tpm', uid: created.body.metadata.uid })]);
+    const pod = await waitFor(async () => (await launcherPods(created.body.metadata.uid))[0] as { spec: { volumes: object[] } } | undefined, 5000, 'launcher pod');
+    expect(pod!.spec.volumes).toContainEqual({ name: 'vm-state', persistentVolumeClaim: { claimName: 'persistent-state-for-tpm' } });
+    vmStateStorageClass = undefined;
   });
 
   it('refuses an image that is not local with imagePullPolicy Never (ErrImageNeverPull) and creates no Pod', async () => {

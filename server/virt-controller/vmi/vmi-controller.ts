@@ -3,7 +3,7 @@
  * launcher Pods only enqueue `namespace/name`; `execute` reads the caches, acts (sync), computes
  * the status from the same inputs and writes it once.
  */
-import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import type { KubernetesObject, V1PersistentVolumeClaim, V1Pod, V1StorageClass } from '@kubernetes/client-node';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
 import { toDeleteBody } from '../../kube/clients';
@@ -11,7 +11,7 @@ import { HOTPLUG_APP, planAttachmentPods, renderAttachmentPod, withHotplugVolume
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
 import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
-import type { EventRecorder } from '../../kube/events';
+import { EventTypeNormal, type EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
 import { OwnWrites } from '../../kube/own-writes';
@@ -25,6 +25,8 @@ import type { RenderOptions } from './render-launcher-pod';
 import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
 import { labelNodeIfNeeded, patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
 import { claimVolumes, claimsReadiness, withClaimVolumeStatus, type ClaimLookup, type DataVolumeLike } from './claim-volumes';
+import { needsBackendStorage, renderBackendStorageClaim } from './backend-storage-claim';
+import { backendStorageClaimName } from '../../../lib/kubevirt/backend-storage';
 
 export interface VMIControllerOptions {
   clients: KubeClients;
@@ -35,6 +37,8 @@ export interface VMIControllerOptions {
   workers?: number;
   /** work-queue metrics (virt-controller's /metrics) */
   metrics?: WorkQueueMetricsProvider;
+  /** the KubeVirt CR's vmStateStorageClass, live (backend storage claims) */
+  vmStateStorageClass?: () => string | undefined;
 }
 
 const VMI_KIND = 'VirtualMachineInstance';
@@ -46,6 +50,7 @@ export class VMIController {
   readonly hotplugPods: Informer<V1Pod & KubernetesObject>;
   readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
   readonly dataVolumes: Informer<DataVolumeLike & KubernetesObject>;
+  readonly storageClasses: Informer<V1StorageClass & KubernetesObject>;
   private readonly claimLookup: ClaimLookup;
   readonly expectations = new Expectations();
   /** the VMI versions our own writes replaced: a sync that still sees one waits for our write's event */
@@ -67,11 +72,12 @@ export class VMIController {
     this.hotplugPods.on({ add: (p) => this.onPod(p), update: (_o, p) => this.onPod(p), delete: (p) => this.onPod(p) });
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
+    this.storageClasses = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
     this.claimLookup = {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
       dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
     };
-    this.controller = new Controller({ name: 'vmi-controller', queueName: 'virt-controller-vmi', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'vmi-controller', queueName: 'virt-controller-vmi', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes, this.storageClasses], workers: opts.workers ?? 3 });
     const onClaim = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
     this.claims.on(onClaim);
     this.dataVolumes.on(onClaim);
@@ -88,7 +94,7 @@ export class VMIController {
 
   /** Runs informers and workers until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.storageClasses.run(signal), this.controller.run(signal)]);
   }
 
   /** Hot-plugged claims: one attachment Pod each on the VMI's node while the VMI runs and names the volume. */
@@ -108,6 +114,23 @@ export class VMIController {
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
+    }
+  }
+
+  /**
+   * A VMI with a persistent TPM or EFI: its backend storage claim, created once (before the launcher
+   * Pod, which waits for it like any claim); a VM's VMI finds the one its earlier runs left.
+   */
+  private async ensureBackendStorage(vmi: VirtualMachineInstance): Promise<void> {
+    if (!needsBackendStorage(vmi) || vmi.metadata.deletionTimestamp) return;
+    const ns = vmi.metadata.namespace ?? 'default';
+    if (this.claims.get(`${ns}/${backendStorageClaimName(vmi.metadata.name ?? '')}`)) return;
+    const body = renderBackendStorageClaim(vmi, this.opts.vmStateStorageClass?.(), (name) => this.storageClasses.get(name));
+    try {
+      await this.opts.clients.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body });
+      void this.opts.recorder.record(vmi as KubernetesObject, EventTypeNormal, Reason.SuccessfulCreate, `Created backend storage PVC ${body.metadata!.name}`);
+    } catch (err) {
+      if (!isConflict(err)) throw err;
     }
   }
 
@@ -134,6 +157,7 @@ export class VMIController {
     if (this.ownWrites.isStale(key, vmi.metadata.resourceVersion)) return; // so will our last VMI write's event
     const pods = (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi));
     const { clients, recorder, imageExists, render } = this.opts;
+    await this.ensureBackendStorage(vmi);
     const claimsReady = () => claimsReadiness(vmi, this.claimLookup);
     const { error: syncError, created } = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render, claimsReady }, key, vmi, pods);
     const status = computeStatus(vmi, { pods: created ? [...pods, created] : pods, syncError, now: new Date() });

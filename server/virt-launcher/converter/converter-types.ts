@@ -1,6 +1,7 @@
 /** Input and output of the VMI → QEMU converter (`renderQemuArgs`). */
 import type { LauncherVMI } from '../vmi-types';
 import type { HostPort } from '../protocol';
+import type { TPMPlan } from './qemu-args-tpm';
 
 /** Mirrors `server/images/image-store.ts` (structural copy so the converter stays pure). */
 export interface ImageEntry {
@@ -71,6 +72,8 @@ export interface ConverterOutput {
   hostPorts: HostPort[];
   /** block nodes (`drive-<disk>`) on shared storage: not copied by a live migration */
   sharedDisks: string[];
+  /** devices.tpm: the swtpm the launcher starts before QEMU */
+  tpm?: TPMPlan;
   interfaces: { name: string; mac: string; ipAddress: string }[];
   vcpus: number;
   memoryBytes: number;

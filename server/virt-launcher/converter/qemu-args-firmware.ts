@@ -4,6 +4,8 @@ import type { ArgsPart, ConverterInput, ImageEntry } from './converter-types';
 import { CONVERTER_REASONS, ConverterError, invalid } from './converter-error';
 import { renderOpts } from './qemu-opts';
 import { imageFile } from '../store-paths';
+import { BACKEND_EFI_VARS, hasPersistentEFI } from '../../../lib/kubevirt/backend-storage';
+import { backendStorageDir } from './qemu-args-tpm';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const SMBIOS_SERIAL = /^[\x20-\x7e]{1,64}$/;
@@ -45,7 +47,10 @@ function renderEfi(input: ConverterInput): ArgsPart {
   if (!code || !vars) {
     throw new ConverterError(CONVERTER_REASONS.efiFirmwareNotFound, `EFI${secure ? ' Secure Boot' : ''} firmware (OVMF) is not installed on this node`);
   }
-  const varsCopy = join(input.podDir, EFI_VARS_FILE);
+  // persistent: copied into the backend storage claim once (an existing file is kept) and used read-write there
+  const varsCopy = hasPersistentEFI(input.vmi.spec)
+    ? join(backendStorageDir(input, 'spec.domain.firmware.bootloader.efi.persistent'), BACKEND_EFI_VARS)
+    : join(input.podDir, EFI_VARS_FILE);
   const args = [
     '-blockdev', JSON.stringify({ driver: 'file', filename: code, 'node-name': 'efi-code', 'read-only': true }),
     '-blockdev', JSON.stringify({ driver: 'file', filename: varsCopy, 'node-name': 'efi-vars' }),

@@ -49,6 +49,7 @@ function renderGolden(g: GoldenInput): string {
       '# files', ...out.files.map((f) => JSON.stringify(f)),
       '# status', `machine: ${out.machine}`, `vcpus: ${out.vcpus}`, `memoryBytes: ${out.memoryBytes}`,
       ...out.interfaces.map((i) => `interface: ${JSON.stringify(i)}`), ...out.hostPorts.map((p) => `hostPort: ${JSON.stringify(p)}`),
+      ...(out.tpm ? [`tpm: ${JSON.stringify(out.tpm)}`] : []),
     ].join('\n') + '\n';
   } catch (err) {
     if (!(err instanceof ConverterError)) throw err;

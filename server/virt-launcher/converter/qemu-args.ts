@@ -14,6 +14,7 @@ import { renderDiskArgs } from './qemu-args-disks';
 import { renderNetArgs } from './qemu-args-net';
 import { renderConsoleArgs, renderExtraDeviceArgs } from './qemu-args-devices';
 import { clockGlobals, renderRtc } from './qemu-args-clock';
+import { planTPM, renderTPMArgs } from './qemu-args-tpm';
 
 export const QEMU_BINARY = 'qemu-system-x86_64';
 
@@ -41,6 +42,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
   const disks = renderDiskArgs(input, { ahciBus: machine.startsWith('pc-q35') || machine === 'q35' ? 'ide' : 'ahci0' });
   const net = renderNetArgs(input);
   const extra = renderExtraDeviceArgs(input);
+  const tpm = planTPM(input);
   const files: FileToCreate[] = [...(firmware.files ?? []), ...(disks.files ?? [])];
   const args = [
     '-name', `guest=${escapeOptValue(domainName(input))},debug-threads=on`,
@@ -62,7 +64,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
     args.push('-device', renderJson({ driver: 'ich9-ahci', id: 'ahci0' }));
   }
   if (disks.usb || extra.usb) args.push('-device', renderJson({ driver: 'qemu-xhci', id: 'usb' }));
-  args.push(...disks.args, ...net.args, ...extra.args);
+  args.push(...disks.args, ...net.args, ...extra.args, ...renderTPMArgs(tpm, machine));
   if (input.incoming) args.push('-incoming', 'defer');
   return {
     binary: input.binary ?? QEMU_BINARY,
@@ -71,6 +73,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
     machine,
     hostPorts: net.hostPorts,
     sharedDisks: disks.sharedDisks,
+    tpm,
     interfaces: net.interfaces,
     vcpus: resolveTopology(input).vcpus,
     memoryBytes: resolveMemoryBytes(input),

@@ -17,9 +17,7 @@ describe('fields kubevirt-ts cannot honour are refused, with why', () => {
     ['GPUs', (s: Spec) => { s.domain.devices.gpus = [{ name: 'g', deviceName: 'nvidia.com/TU104GL' }]; }, 'spec.domain.devices.gpus', /GPU passthrough is not supported: kubevirt-ts nodes hand no host PCI devices to guests/],
     ['host devices', (s: Spec) => { s.domain.devices.hostDevices = [{ name: 'h', deviceName: 'intel.com/qat' }]; }, 'spec.domain.devices.hostDevices', /host devices are not supported/],
     ['virtiofs', (s: Spec) => { s.domain.devices.filesystems = [{ name: 'f', virtiofs: {} }]; }, 'spec.domain.devices.filesystems', /no virtiofsd/],
-    ['TPM', (s: Spec) => { s.domain.devices.tpm = { persistent: true }; }, 'spec.domain.devices.tpm', /no swtpm/],
     ['SEV', (s: Spec) => { s.domain.launchSecurity = { sev: {} }; }, 'spec.domain.launchSecurity', /SEV\) is not supported/],
-    ['persistent EFI', (s: Spec) => { (s.domain as Record<string, unknown>).firmware = { bootloader: { efi: { persistent: true } } }; }, 'spec.domain.firmware.bootloader.efi.persistent', /no backend storage/],
     ['SR-IOV', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'n', sriov: {} }]; s.networks = [{ name: 'n', multus: { networkName: 'sriov-net' } }]; }, 'spec.domain.devices.interfaces[0].sriov', /SR-IOV is not supported/],
     ['sysprep volume', (s: Spec) => { s.volumes.push({ name: 'sp', sysprep: { configMap: { name: 'x' } } }); s.domain.devices.disks.push({ name: 'sp', cdrom: {} }); }, 'spec.volumes[1].sysprep', /sysprep volumes/],
   ])('%s', (_name, patch, field, message) => {
@@ -57,5 +55,19 @@ describe('fields kubevirt-ts cannot honour are refused, with why', () => {
       s.volumes.push({ name: 'ci', cloudInitNoCloud: { userData: '#cloud-config\n' } });
       s.domain.devices.disks.push({ name: 'ci', disk: { bus: 'virtio' } });
     }))).toEqual([]);
+  });
+
+  it.each([
+    ['a TPM', (s: Spec) => { s.domain.devices.tpm = {}; }],
+    ['a persistent TPM', (s: Spec) => { s.domain.devices.tpm = { persistent: true }; }],
+    ['a switched-off TPM', (s: Spec) => { s.domain.devices.tpm = { enabled: false }; }],
+    ['persistent EFI variables', (s: Spec) => { (s.domain as Record<string, unknown>).firmware = { bootloader: { efi: { secureBoot: false, persistent: true } } }; }],
+  ])('%s is accepted (swtpm, backend storage)', (_name, patch) => {
+    expect(validateVMISpec(spec(patch), 'spec', config)).toEqual([]);
+  });
+
+  it('a TPM field of the wrong type is a 422 cause, not a crash', () => {
+    const causes = validateVMISpec(spec((s) => { s.domain.devices.tpm = { persistent: 'yes' }; }), 'spec', config);
+    expect(causes.map((c) => c.field)).toContain('spec.domain.devices.tpm.persistent');
   });
 });

@@ -2,7 +2,7 @@
  * Fields of KubeVirt's VMI spec that kubevirt-ts cannot honour, refused at admission with why —
  * never accepted and then dropped at launch (a Windows, NFV or GPU workload must not boot wrong
  * without a word). Each entry names the field and the reason; docs/differences.md lists them.
- * What may work on another host (TPM) is refused until the launcher implements it.
+ * What may work on another host is refused until the launcher implements it.
  */
 import { forbidden, type Cause } from '../cause';
 import { isObject, objectAt, objectsAt } from '../json-shape';
@@ -14,7 +14,6 @@ const DEVICES: Record<string, string> = {
   gpus: `GPU passthrough is not supported: ${NO_PCI}`,
   hostDevices: `host devices are not supported: ${NO_PCI}`,
   filesystems: 'virtiofs filesystems are not supported yet: the launcher runs no virtiofsd; use a disk (persistentVolumeClaim, dataVolume or containerDisk)',
-  tpm: 'a virtual TPM is not supported yet: the launcher runs no swtpm',
   downwardMetrics: 'the downwardMetrics device is not supported: kubevirt-ts publishes no host metrics to guests',
 };
 
@@ -42,9 +41,6 @@ export function validateUnsupportedFields(spec: unknown, field: string): Cause[]
   }
   if (isObject(domain.launchSecurity)) {
     out.push(forbidden(`${field}.domain.launchSecurity`, `${field}.domain.launchSecurity: confidential computing (SEV) is not supported: guests run under TCG or plain KVM`));
-  }
-  if (objectAt(objectAt(objectAt(domain.firmware).bootloader).efi).persistent === true) {
-    out.push(forbidden(`${field}.domain.firmware.bootloader.efi.persistent`, `${field}.domain.firmware.bootloader.efi.persistent: persistent EFI variables are not supported yet: VMs have no backend storage (KubeVirt's VMPersistentState)`));
   }
   for (const [iface, i] of objectsAt(devices.interfaces)) {
     if (!isObject(iface.sriov)) continue;

@@ -54,6 +54,7 @@ export const VMI_SPEC_SHAPE: Shape = obj({
       autoattachPodInterface: bool, autoattachGraphicsDevice: bool, autoattachSerialConsole: bool,
       autoattachMemBalloon: bool, autoattachInputDevice: bool,
       watchdog: obj({ name: str, i6300esb: obj({ action: str }) }),
+      tpm: obj({ enabled: bool, persistent: bool }),
     }),
   }),
   volumes: arr(volume),
