@@ -16,6 +16,7 @@ import { validateMigrationPolicy } from './validators/migration-policy-validator
 import { validateKubeVirt } from './validators/kubevirt-validator';
 import { validateInstancetypeRefs, type InstancetypeLookups } from './validators/instancetype-validator';
 import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
+import { validateRestoreCreate, validateRestoreUpdate, type RestoreLookups } from './validators/restore-validator';
 
 /** The VMI presets of a namespace, and where a skipped preset is reported (an Event on the VMI). */
 export interface PresetLookups {
@@ -28,6 +29,7 @@ export interface AdmitterContext extends MigrationLookups, Partial<Omit<Eviction
   now: Date;
   instancetypes?: InstancetypeLookups;
   presets?: PresetLookups;
+  restores?: RestoreLookups;
 }
 
 type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation | Promise<Mutation>;
@@ -60,6 +62,8 @@ export const WebhookPath = {
   ValidateKubeVirt: '/validate-kubevirts',
   /** KubeVirt serves it at /launcher-eviction-validate; ours keeps virt-api's `/validate-<plural>` shape. */
   ValidateEviction: '/validate-evictions',
+  /** KubeVirt serves it at /virtualmachinerestores-validate; ours keeps the `/validate-<plural>` shape. */
+  ValidateRestore: '/validate-virtualmachinerestores',
 } as const;
 
 function decideEviction(req: AdmissionRequest, ctx: AdmitterContext): Promise<EvictionVerdict> {
@@ -119,6 +123,10 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.ValidateKubeVirt]: {
     resource: core('kubevirts'),
     validate: (req) => validateKubeVirt(req.object),
+  },
+  [WebhookPath.ValidateRestore]: {
+    resource: { group: 'snapshot.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinerestores' },
+    validate: (req, ctx) => (isCreate(req) ? validateRestoreCreate(req.object, ctx.restores) : validateRestoreUpdate(req.object, req.oldObject)),
   },
   [WebhookPath.ValidateEviction]: {
     resource: { group: '', version: 'v1', resource: 'pods' },

@@ -11,6 +11,7 @@ import { WEBHOOK_ROUTES, type PresetLookups } from './admitters';
 import { TOO_MANY_REQUESTS_REASON, type EvictionLookups } from './validators/eviction-validator';
 import type { MigrationLookups } from './validators/migration-validator';
 import type { InstancetypeLookups } from './validators/instancetype-validator';
+import type { RestoreLookups } from './validators/restore-validator';
 
 const logger = log.child({ component: 'virt-api-admission' });
 /** Largest review body we read (kube-apiserver caps requests at 3 MiB). */
@@ -22,6 +23,7 @@ export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<
   now?: () => Date;
   instancetypes?: InstancetypeLookups;
   presets?: PresetLookups;
+  restores?: RestoreLookups;
 }
 
 export interface AdmissionHttpResult {
@@ -45,7 +47,7 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
   }
   const actx = {
     config: withAdmissionDefaults(typeof ctx.config === 'function' ? ctx.config() : ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
-    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets,
+    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets, restores: ctx.restores,
   };
   try {
     if (route.mutate) {
