@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../apiserver/kubeconfig';
-import { startTestServer, type TestServer } from '../apiserver/testing/test-server';
+import { startTestServer, type CallResult, type TestServer } from '../apiserver/testing/test-server';
 import { dataPaths } from '../data-dir';
 import { startVirtApi, type VirtApi } from './virt-api-server';
 
@@ -43,7 +43,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const refusal = (res: { status: number; body: any }) => ({ status: res.status, message: res.body?.message as string, causes: res.body?.details?.causes as { field: string }[] | undefined });
+const refusal = (res: CallResult) => ({ status: res.status, message: res.body?.message as string, causes: res.body?.details?.causes as { field: string }[] | undefined });
 
 describe('VirtualMachineRestore admission', () => {
   it('refuses a target that is not a kubevirt.io VirtualMachine, a missing snapshot and a patch outside /spec/ with 422 and KubeVirt\'s words', async () => {
