@@ -5,12 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig } from '../apiserver/kubeconfig';
-import { startTestServer, type CallResult, type TestServer } from '../apiserver/testing/test-server';
+import { startTestServer, waitFor, type CallResult, type TestServer } from '../apiserver/testing/test-server';
 import { dataPaths } from '../data-dir';
+import { makeKubeClients } from '../kube/clients';
+import { EventRecorder } from '../kube/events';
+import { loadKubeConfig } from '../kube/kubeconfig';
+import { CloneController } from '../virt-controller/clone/clone-controller';
 import { startVirtApi, type VirtApi } from './virt-api-server';
 
 let api: TestServer;
 let virtApi: VirtApi;
+const abort = new AbortController();
 const NS = '/namespaces/default';
 const VMS = `/apis/kubevirt.io/v1${NS}/virtualmachines`;
 const SNAPS = `/apis/snapshot.kubevirt.io/v1beta1${NS}/virtualmachinesnapshots`;
@@ -36,9 +41,14 @@ beforeAll(async () => {
   expect((await api.call('POST', SNAPS, { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineSnapshot', metadata: { name: 'snap' }, spec: { source: target } })).status).toBe(201);
   const status = { phase: 'Succeeded', readyToUse: true, sourceUID: vm.body.metadata.uid, virtualMachineSnapshotContentName: 'content' };
   expect((await api.call('PATCH', `${SNAPS}/snap/status`, { status }, MERGE)).status).toBe(200);
+  const content = { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineSnapshotContent', metadata: { name: 'content' }, spec: { virtualMachineSnapshotName: 'snap', source: { virtualMachine: { metadata: { name: 'vm1' }, spec: vm.body.spec } } } };
+  expect((await api.call('POST', `/apis/snapshot.kubevirt.io/v1beta1${NS}/virtualmachinesnapshotcontents`, content)).status).toBe(201);
+  const clients = makeKubeClients(loadKubeConfig(kubeconfig));
+  void new CloneController({ clients, recorder: new EventRecorder(clients.core, { component: 'test' }) }).run(abort.signal);
 }, 60_000);
 
 afterAll(async () => {
+  abort.abort();
   await virtApi?.close();
   await api?.close();
 });
@@ -74,5 +84,16 @@ describe('VirtualMachineRestore admission', () => {
     // once r1 is complete the target is free again
     expect((await api.call('PATCH', `${RESTORES}/r1/status`, { status: { complete: true } }, MERGE)).status).toBe(200);
     expect((await api.call('POST', RESTORES, restore('r2'))).status).toBe(201);
+  });
+
+  it('a clone whose patches restore admission refuses fails with the reason instead of retrying', async () => {
+    const CLONES = `/apis/clone.kubevirt.io/v1beta1${NS}/virtualmachineclones`;
+    const clone = {
+      apiVersion: 'clone.kubevirt.io/v1beta1', kind: 'VirtualMachineClone', metadata: { name: 'c1' },
+      spec: { source: { apiGroup: 'snapshot.kubevirt.io', kind: 'VirtualMachineSnapshot', name: 'snap' }, target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'vm-copy' }, patches: ['{"op":"add","path":"/status/x","value":1}'] },
+    };
+    expect((await api.call('POST', CLONES, clone)).status).toBe(201);
+    const failed = await waitFor(async () => { const c = (await api.call('GET', `${CLONES}/c1`)).body; return c.status?.phase === 'Failed' && c; }, 15_000, 'clone Failed');
+    expect(failed.status.conditions[0].message).toContain('patching is valid only for elements under /spec/ only: "path": "/status/x"');
   });
 });

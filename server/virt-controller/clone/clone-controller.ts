@@ -6,7 +6,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { VirtualMachine } from '../../../lib/kubevirt';
-import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
+import { isConflict, isNotFound, messageOf, statusCodeOf } from '../../kube/api-errors';
 import { mergePatch, type KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
@@ -124,11 +124,17 @@ export class CloneController {
       // 2. the restore into the new VM, with the clone's changes
       const content = (await this.opts.clients.custom.getNamespacedCustomObject({ ...snap('virtualmachinesnapshotcontents'), namespace: ns, name: snapshot.status.virtualMachineSnapshotContentName ?? '' })) as VMSnapshotContent;
       const patches = clonePatches(c, content.spec.source.virtualMachine as never);
-      await this.create(snap('virtualmachinerestores'), ns, {
-        apiVersion: `${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}`, kind: 'VirtualMachineRestore',
-        metadata: { name: restoreName, namespace: ns, ownerReferences: this.owner(c) },
-        spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: target }, virtualMachineSnapshotName: snapshotName, patches },
-      });
+      try {
+        await this.create(snap('virtualmachinerestores'), ns, {
+          apiVersion: `${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}`, kind: 'VirtualMachineRestore',
+          metadata: { name: restoreName, namespace: ns, ownerReferences: this.owner(c) },
+          spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: target }, virtualMachineSnapshotName: snapshotName, patches },
+        });
+      } catch (err) {
+        // refused by restore admission (a clone patch outside /spec/, say): that will not change on a retry
+        if (statusCodeOf(err) === 422 || statusCodeOf(err) === 400) return this.fail(c, messageOf(err));
+        throw err;
+      }
       return this.writeStatus(c, { phase: Phase.RestoreInProgress, snapshotName, restoreName, targetName: target });
     }
     const restore = this.restores.get(`${ns}/${restoreName}`);
