@@ -94,8 +94,22 @@ export class CloneController {
     }
   }
 
+  /** The object as the API server has it now (the informer may lag our own last write), or undefined when gone. */
+  private async fresh<T>(what: { group: string; version: string; plural: string }, ns: string, name: string): Promise<T | undefined> {
+    try {
+      return (await this.opts.clients.custom.getNamespacedCustomObject({ ...what, namespace: ns, name })) as T;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   async sync(key: string): Promise<void> {
-    const c = this.clones.get(key);
+    const cached = this.clones.get(key);
+    if (!cached || cached.metadata.deletionTimestamp || cached.status?.phase === Phase.Failed) return;
+    // a cache that has not seen our last status write (no restoreName yet) would take the new VM
+    // for a clash, or create the restore again
+    const c = await this.fresh<K<VMClone>>({ group: CLONE_GROUP, version: CLONE_VERSION, plural: 'virtualmachineclones' }, cached.metadata.namespace ?? 'default', cached.metadata.name ?? '');
     if (!c || c.metadata.deletionTimestamp || c.status?.phase === Phase.Failed) return;
     if (c.status?.phase === Phase.Succeeded) return this.cleanUp(key, c);
     const problem = cloneProblem(c);
@@ -132,8 +146,9 @@ export class CloneController {
         });
       } catch (err) {
         // refused by restore admission (a clone patch outside /spec/, say): that will not change on a retry
-        if (statusCodeOf(err) === 422 || statusCodeOf(err) === 400) return this.fail(c, messageOf(err));
-        throw err;
+        const refused = statusCodeOf(err) === 422 || statusCodeOf(err) === 400;
+        if (refused && !(await this.fresh(snap('virtualmachinerestores'), ns, restoreName))) return this.fail(c, messageOf(err));
+        if (!refused) throw err;
       }
       return this.writeStatus(c, { phase: Phase.RestoreInProgress, snapshotName, restoreName, targetName: target });
     }
