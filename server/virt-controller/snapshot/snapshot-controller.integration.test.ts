@@ -114,4 +114,25 @@ describe('snapshot controller', () => {
     // the failed one stays failed
     expect((await getRestore('r2')).status.complete).toBe(false);
   });
+
+  it('a restore to a new VM names its claims by volumeRestorePolicy and gives them to the VM (volumeOwnershipPolicy), and never takes over a claim it did not make', async () => {
+    const toNew = (name: string, target: string, extra: Record<string, unknown>) => ({ ...restore(name), spec: { ...restore(name).spec, target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: target }, ...extra } });
+    const CLAIMS = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+    expect((await api.call('POST', SNAP('virtualmachinerestores'), toNew('r4', 'vm2', { volumeRestorePolicy: 'PrefixTargetName' }))).status).toBe(201);
+    const r4 = await waitFor(async () => { const r = await getRestore('r4'); return r.status?.complete === true && r; }, 10_000, 'r4 complete');
+    expect(r4.status.restores).toEqual([expect.objectContaining({ volumeName: 'files', persistentVolumeClaim: 'vm2-files' })]);
+    const vm2 = (await api.call('GET', `${VMS}/vm2`)).body;
+    expect(vm2.spec.template.spec.volumes).toEqual([{ name: 'files', persistentVolumeClaim: { claimName: 'vm2-files' } }]);
+    expect((await api.call('GET', `${CLAIMS}/vm2-files`)).body.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'VirtualMachine', name: 'vm2', uid: vm2.metadata.uid })]);
+
+    expect((await api.call('POST', SNAP('virtualmachinerestores'), toNew('r5', 'vm3', { volumeOwnershipPolicy: 'None' }))).status).toBe(201);
+    const r5 = await waitFor(async () => { const r = await getRestore('r5'); return r.status?.complete === true && r; }, 10_000, 'r5 complete');
+    expect((await api.call('GET', `${CLAIMS}/${r5.status.restores[0].persistentVolumeClaim}`)).body.metadata.ownerReferences).toBeUndefined();
+
+    // InPlace onto a new VM would reuse the source's claim "files": refused, the claim untouched
+    expect((await api.call('POST', SNAP('virtualmachinerestores'), toNew('r6', 'vm4', { volumeRestorePolicy: 'InPlace' }))).status).toBe(201);
+    await waitFor(async () => readyMessage(await getRestore('r6')) === 'PersistentVolumeClaim "files" already exists', 10_000, 'r6 refused');
+    expect((await api.call('GET', `${VMS}/vm4`)).status).toBe(404);
+    expect((await api.call('GET', `${CLAIMS}/files`)).body.metadata.ownerReferences).toBeUndefined();
+  });
 });

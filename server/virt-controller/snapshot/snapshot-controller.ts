@@ -253,17 +253,30 @@ export class SnapshotController {
     const ns = r.metadata.namespace ?? 'default';
     const restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
     for (const b of content.spec.volumeBackups ?? []) {
+      const name = restoredClaimName(r, b.volumeName, b.persistentVolumeClaim.metadata.name);
       try {
         await this.opts.clients.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: renderRestoredClaim(r, b) });
       } catch (err) {
-        if (!isConflict(err)) throw err; // made on an earlier attempt
+        if (!isConflict(err)) throw err;
+        // made on an earlier attempt of this restore, or someone else's claim that must not be taken over
+        const existing = await this.opts.clients.core.readNamespacedPersistentVolumeClaim({ namespace: ns, name });
+        if (existing.spec?.dataSource?.name !== b.volumeSnapshotName) throw new Error(`PersistentVolumeClaim "${name}" already exists`, { cause: err });
       }
-      restores.push({ volumeName: b.volumeName, persistentVolumeClaim: restoredClaimName(r, b.volumeName), volumeSnapshotName: b.volumeSnapshotName });
+      restores.push({ volumeName: b.volumeName, persistentVolumeClaim: name, volumeSnapshotName: b.volumeSnapshotName });
     }
+    let vm: KubernetesObject;
     try {
-      await this.opts.clients.vms.create(ns, renderRestoredVM(r, content) as never);
+      vm = await this.opts.clients.vms.create(ns, renderRestoredVM(r, content) as never);
     } catch (err) {
       if (!isConflict(err)) throw err;
+      vm = await this.opts.clients.vms.get(ns, r.spec.target.name);
+    }
+    // volumeOwnershipPolicy Vm (the default): the new claims go with the new VM
+    if (r.spec.volumeOwnershipPolicy !== 'None' && vm.metadata?.uid) {
+      const owner = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: r.spec.target.name, uid: vm.metadata.uid, controller: true, blockOwnerDeletion: true };
+      for (const x of restores) {
+        await this.opts.clients.core.patchNamespacedPersistentVolumeClaim({ namespace: ns, name: x.persistentVolumeClaim, body: { metadata: { ownerReferences: [owner] } } }, mergePatch);
+      }
     }
     return restores;
   }

@@ -41,6 +41,9 @@ export interface VMSnapshotContent {
 
 export interface VMRestore {
   metadata: Meta;
-  spec: { target: { apiGroup?: string; kind: string; name: string }; virtualMachineSnapshotName: string; patches?: string[]; targetReadinessPolicy?: string };
+  spec: { target: { apiGroup?: string; kind: string; name: string }; virtualMachineSnapshotName: string; patches?: string[]; targetReadinessPolicy?: string;
+    volumeRestorePolicy?: string; volumeOwnershipPolicy?: string;
+    volumeRestoreOverrides?: { volumeName?: string; restoreName?: string; labels?: Record<string, string>; annotations?: Record<string, string> }[];
+  };
   status?: { complete?: boolean; restoreTime?: string; conditions?: Condition[]; restores?: { volumeName: string; persistentVolumeClaim: string; volumeSnapshotName: string }[] };
 }
