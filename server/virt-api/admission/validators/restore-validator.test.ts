@@ -47,6 +47,8 @@ describe('VirtualMachineRestore admission on create', () => {
       ['spec.targetReadinessPolicy: spec.targetReadinessPolicy: Unsupported value: "WaitGracePeriodAndFail": supported values: "StopTarget", "WaitGracePeriod", "FailImmediate", "WaitEventually"']],
     ['unknown volumeRestorePolicy', spec({ volumeRestorePolicy: 'Overwrite' }), { snap: snapshot(), vm }, ['spec.volumeRestorePolicy: volume restore policy "Overwrite" doesn\'t exist']],
     ['unknown volumeOwnershipPolicy', spec({ volumeOwnershipPolicy: 'Pod' }), { snap: snapshot(), vm }, ['spec.volumeOwnershipPolicy: volume ownership policy "Pod" doesn\'t exist']],
+    ['an override without a volume name or anything to override', spec({ volumeRestoreOverrides: [{ restoreName: 'x' }, { volumeName: 'data' }, { volumeName: 'ok', labels: { a: 'b' } }] }), { snap: snapshot(), vm },
+      ['spec.volumeRestoreOverrides[0].volumeName: must provide a volume name', 'spec.volumeRestoreOverrides[1]: must provide at least one overriden field']],
     ['a patch outside /spec/', spec({ patches: ['{"op": "replace", "path": "/metadata/name", "value": "x"}'] }), { snap: snapshot() },
       ['spec.patches: patching is valid only for elements under /spec/ only: "path": "/metadata/name"']],
   ])('%s', async (_n, s, l, want) => {

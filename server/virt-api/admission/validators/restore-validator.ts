@@ -6,8 +6,8 @@
  * checked; the spec never changes after creation. A running target is allowed: the restore
  * controller applies `targetReadinessPolicy`. The lookups are injected so the rules stay pure.
  */
-import { CauseType, invalid, notSupported, type Cause } from '../cause';
-import { isObject, objectAt, stringAt, type JsonObject } from '../json-shape';
+import { CauseType, invalid, notSupported, required, type Cause } from '../cause';
+import { isObject, objectAt, objectsAt, stringAt, type JsonObject } from '../json-shape';
 import { canonical } from './vmi-validator';
 import { validateRestorePatches } from './restore-patches';
 
@@ -44,6 +44,11 @@ function checkPolicies(spec: JsonObject): Cause[] {
   if (spec.volumeOwnershipPolicy !== undefined && !VOLUME_OWNERSHIP_POLICIES.includes(spec.volumeOwnershipPolicy as string)) {
     causes.push(invalid('spec.volumeOwnershipPolicy', `volume ownership policy "${String(stringAt(spec.volumeOwnershipPolicy) ?? JSON.stringify(spec.volumeOwnershipPolicy))}" doesn't exist`));
   }
+  objectsAt(spec.volumeRestoreOverrides).forEach(([o, i]) => {
+    const field = `spec.volumeRestoreOverrides[${i}]`;
+    if (!stringAt(o.volumeName)) causes.push(required(`${field}.volumeName`, 'must provide a volume name'));
+    if (!o.restoreName && o.labels === undefined && o.annotations === undefined) causes.push(required(field, 'must provide at least one overriden field'));
+  });
   return causes;
 }
 
