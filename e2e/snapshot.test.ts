@@ -3,7 +3,7 @@
  * running VM's filesystems freeze and thaw through the freeze subresources; a snapshot of a running
  * VM with a guest agent freezes it (Online, GuestAgent), so even data the guest had not synced is in
  * the copy; what the guest writes afterwards is gone after a restore; a restore onto a running VM waits with
- * KubeVirt's message until the VM is stopped; deleting the snapshot deletes its content.
+ * KubeVirt's message (targetReadinessPolicy WaitGracePeriod) until the VM is stopped and its VMI gone; deleting the snapshot deletes its content.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,7 +92,7 @@ describe('snapshots and restore', () => {
     const restore = { apiVersion: 'snapshot.kubevirt.io/v1beta1', kind: 'VirtualMachineRestore', metadata: { name: 'restore-1' }, spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: 'snapvm' }, virtualMachineSnapshotName: 'snap-1' } };
     expect((await callRest(c.admin, 'POST', SNAP('virtualmachinerestores'), restore)).status).toBe(201);
     const waiting = await until('restore refused while running', async () => (await callRest(c.admin, 'GET', SNAP('virtualmachinerestores', 'restore-1'))).body.status?.conditions?.find((x: { type: string }) => x.type === 'Ready'), 30_000);
-    expect(waiting.message).toBe('VirtualMachine "snapvm" run strategy has to be Halted');
+    expect(waiting.message).toBe('Waiting for target VM to be powered off. Please stop the restore target to proceed with restore, or the operation will fail after 5m0s');
 
     expect((await callAction(c.admin, 'snapvm', 'stop')).status).toBe(202);
     await until('restore complete once the VM stopped', async () => (await callRest(c.admin, 'GET', SNAP('virtualmachinerestores', 'restore-1'))).body.status?.complete === true, BOOT_MS);

@@ -59,6 +59,8 @@ export interface VirtualMachineStatus {
   desiredGeneration?: number;
   volumeRequests?: Record<string, unknown>[];
   snapshotInProgress?: string;
+  /** the VirtualMachineRestore writing into this VM; its run strategy cannot change meanwhile */
+  restoreInProgress?: string;
 }
 
 export interface VirtualMachine extends KubeObject {

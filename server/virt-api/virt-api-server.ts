@@ -13,6 +13,7 @@ import type { VirtualMachineInstanceMigration } from '../../lib/kubevirt';
 import { CustomResourceClient, jsonPatch, makeKubeClients } from '../kube/clients';
 import { EventRecorder } from '../kube/events';
 import { presetLookups } from './admission/preset-lookup';
+import { restoreLookups } from './admission/restore-lookup';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { ClusterConfig } from '../kube/cluster-config';
 import { volumeSourceLookups } from '../kube/volume-source-lookup';
@@ -86,6 +87,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
     presets: presetLookups(new CustomResourceClient(clients.custom, VirtualMachineInstancePresetResource), new EventRecorder(clients.core, { component: 'virt-api' })),
     getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
     listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],
+    restores: restoreLookups(clients.custom, clients.vms),
     getPod: (namespace, name) => clients.core.readNamespacedPod({ namespace, name }).catch(() => undefined),
     markForEvacuation: async (namespace, name, node) => {
       await ctx.custom.patchNamespacedCustomObjectStatus({

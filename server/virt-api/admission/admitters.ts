@@ -17,6 +17,7 @@ import { validateMigrationPolicy } from './validators/migration-policy-validator
 import { validateKubeVirt } from './validators/kubevirt-validator';
 import { validateInstancetypeRefs, type InstancetypeLookups } from './validators/instancetype-validator';
 import { validateEviction, type EvictionLookups, type EvictionVerdict } from './validators/eviction-validator';
+import { validateRestoreCreate, validateRestoreUpdate, type RestoreLookups } from './validators/restore-validator';
 
 /** The VMI presets of a namespace, and where a skipped preset is reported (an Event on the VMI). */
 export interface PresetLookups {
@@ -30,6 +31,7 @@ export interface AdmitterContext extends MigrationLookups, Partial<Omit<Eviction
   instancetypes?: InstancetypeLookups;
   presets?: PresetLookups;
   volumeSources?: VolumeSourceLookups;
+  restores?: RestoreLookups;
 }
 
 type Mutate = (req: AdmissionRequest, ctx: AdmitterContext) => Mutation | Promise<Mutation>;
@@ -62,6 +64,8 @@ export const WebhookPath = {
   ValidateKubeVirt: '/validate-kubevirts',
   /** KubeVirt serves it at /launcher-eviction-validate; ours keeps virt-api's `/validate-<plural>` shape. */
   ValidateEviction: '/validate-evictions',
+  /** KubeVirt serves it at /virtualmachinerestores-validate; ours keeps the `/validate-<plural>` shape. */
+  ValidateRestore: '/validate-virtualmachinerestores',
 } as const;
 
 function decideEviction(req: AdmissionRequest, ctx: AdmitterContext): Promise<EvictionVerdict> {
@@ -121,6 +125,10 @@ export const WEBHOOK_ROUTES: Record<string, WebhookRoute> = {
   [WebhookPath.ValidateKubeVirt]: {
     resource: core('kubevirts'),
     validate: (req) => validateKubeVirt(req.object),
+  },
+  [WebhookPath.ValidateRestore]: {
+    resource: { group: 'snapshot.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinerestores' },
+    validate: (req, ctx) => (isCreate(req) ? validateRestoreCreate(req.object, ctx.restores) : validateRestoreUpdate(req.object, req.oldObject)),
   },
   [WebhookPath.ValidateEviction]: {
     resource: { group: '', version: 'v1', resource: 'pods' },

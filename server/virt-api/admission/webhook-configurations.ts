@@ -29,6 +29,7 @@ const VALIDATING: Hook[] = [
   { name: 'virtualmachinereplicaset-validator.kubevirt.io', path: WebhookPath.ValidateReplicaSet, group: 'kubevirt.io', version: 'v1', resource: 'virtualmachineinstancereplicasets', ops: ['CREATE', 'UPDATE'] },
   { name: 'virtualmachinepool-validator.kubevirt.io', path: WebhookPath.ValidatePool, group: 'pool.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinepools', ops: ['CREATE', 'UPDATE'], alsoVersions: ['v1alpha1'] },
   { name: 'kubevirt-update-validator.kubevirt.io', path: WebhookPath.ValidateKubeVirt, group: 'kubevirt.io', version: 'v1', resource: 'kubevirts', ops: ['CREATE', 'UPDATE'] },
+  { name: 'virtualmachinerestore-validator.snapshot.kubevirt.io', path: WebhookPath.ValidateRestore, group: 'snapshot.kubevirt.io', version: 'v1beta1', resource: 'virtualmachinerestores', ops: ['CREATE', 'UPDATE'] },
   { name: 'migration-policy-validator.kubevirt.io', path: WebhookPath.ValidateMigrationPolicy, group: 'migrations.kubevirt.io', version: 'v1alpha1', resource: 'migrationpolicies', ops: ['CREATE', 'UPDATE'] },
 ];
 

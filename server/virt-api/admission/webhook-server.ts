@@ -12,6 +12,7 @@ import { TOO_MANY_REQUESTS_REASON, type EvictionLookups } from './validators/evi
 import type { MigrationLookups } from './validators/migration-validator';
 import type { InstancetypeLookups } from './validators/instancetype-validator';
 import type { VolumeSourceLookups } from '../../../lib/kubevirt';
+import type { RestoreLookups } from './validators/restore-validator';
 
 const logger = log.child({ component: 'virt-api-admission' });
 /** Largest review body we read (kube-apiserver caps requests at 3 MiB). */
@@ -25,6 +26,7 @@ export interface AdmissionHandlerContext extends MigrationLookups, Partial<Omit<
   presets?: PresetLookups;
   /** PVCs, DataVolumes and DataSources, for `inferFromVolume` */
   volumeSources?: VolumeSourceLookups;
+  restores?: RestoreLookups;
 }
 
 export interface AdmissionHttpResult {
@@ -48,7 +50,7 @@ export async function handleAdmissionRequest(path: string, review: unknown, ctx:
   }
   const actx = {
     config: withAdmissionDefaults(typeof ctx.config === 'function' ? ctx.config() : ctx.config), now: ctx.now?.() ?? new Date(), getVMI: ctx.getVMI, listMigrations: ctx.listMigrations,
-    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets, volumeSources: ctx.volumeSources,
+    getPod: ctx.getPod, markForEvacuation: ctx.markForEvacuation, instancetypes: ctx.instancetypes, presets: ctx.presets, volumeSources: ctx.volumeSources, restores: ctx.restores,
   };
   try {
     if (route.mutate) {

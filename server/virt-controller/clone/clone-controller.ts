@@ -6,7 +6,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { VirtualMachine } from '../../../lib/kubevirt';
-import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
+import { isConflict, isNotFound, messageOf, statusCodeOf } from '../../kube/api-errors';
 import { mergePatch, type KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
@@ -94,8 +94,22 @@ export class CloneController {
     }
   }
 
+  /** The object as the API server has it now (the informer may lag our own last write), or undefined when gone. */
+  private async fresh<T>(what: { group: string; version: string; plural: string }, ns: string, name: string): Promise<T | undefined> {
+    try {
+      return (await this.opts.clients.custom.getNamespacedCustomObject({ ...what, namespace: ns, name })) as T;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   async sync(key: string): Promise<void> {
-    const c = this.clones.get(key);
+    const cached = this.clones.get(key);
+    if (!cached || cached.metadata.deletionTimestamp || cached.status?.phase === Phase.Failed) return;
+    // a cache that has not seen our last status write (no restoreName yet) would take the new VM
+    // for a clash, or create the restore again
+    const c = await this.fresh<K<VMClone>>({ group: CLONE_GROUP, version: CLONE_VERSION, plural: 'virtualmachineclones' }, cached.metadata.namespace ?? 'default', cached.metadata.name ?? '');
     if (!c || c.metadata.deletionTimestamp || c.status?.phase === Phase.Failed) return;
     if (c.status?.phase === Phase.Succeeded) return this.cleanUp(key, c);
     const problem = cloneProblem(c);
@@ -124,11 +138,18 @@ export class CloneController {
       // 2. the restore into the new VM, with the clone's changes
       const content = (await this.opts.clients.custom.getNamespacedCustomObject({ ...snap('virtualmachinesnapshotcontents'), namespace: ns, name: snapshot.status.virtualMachineSnapshotContentName ?? '' })) as VMSnapshotContent;
       const patches = clonePatches(c, content.spec.source.virtualMachine as never);
-      await this.create(snap('virtualmachinerestores'), ns, {
-        apiVersion: `${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}`, kind: 'VirtualMachineRestore',
-        metadata: { name: restoreName, namespace: ns, ownerReferences: this.owner(c) },
-        spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: target }, virtualMachineSnapshotName: snapshotName, patches },
-      });
+      try {
+        await this.create(snap('virtualmachinerestores'), ns, {
+          apiVersion: `${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}`, kind: 'VirtualMachineRestore',
+          metadata: { name: restoreName, namespace: ns, ownerReferences: this.owner(c) },
+          spec: { target: { apiGroup: 'kubevirt.io', kind: 'VirtualMachine', name: target }, virtualMachineSnapshotName: snapshotName, patches },
+        });
+      } catch (err) {
+        // refused by restore admission (a clone patch outside /spec/, say): that will not change on a retry
+        const refused = statusCodeOf(err) === 422 || statusCodeOf(err) === 400;
+        if (refused && !(await this.fresh(snap('virtualmachinerestores'), ns, restoreName))) return this.fail(c, messageOf(err));
+        if (!refused) throw err;
+      }
       return this.writeStatus(c, { phase: Phase.RestoreInProgress, snapshotName, restoreName, targetName: target });
     }
     const restore = this.restores.get(`${ns}/${restoreName}`);

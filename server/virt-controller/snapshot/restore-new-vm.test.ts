@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRestorePatches, renderRestoredClaim, renderRestoredVM, RestorePatchError } from './restore-new-vm';
+import { applyRestorePatches, renderRestoredClaim, renderRestoredVM, restoredClaimName, RestorePatchError } from './restore-new-vm';
 import type { VMRestore, VMSnapshotContent } from './snapshot-types';
 
 const r: VMRestore = { metadata: { name: 'r1', namespace: 'ns', uid: 'u1' }, spec: { target: { kind: 'VirtualMachine', name: 'copy' }, virtualMachineSnapshotName: 's1' } };
@@ -47,5 +47,34 @@ describe('restore patches', () => {
     expect(applyRestorePatches(vm, ['{"op":"replace","path":"/spec/runStrategy","value":"Halted"}'])).toMatchObject({ spec: { runStrategy: 'Halted' } });
     expect(() => applyRestorePatches(vm, ['not json'])).toThrow(RestorePatchError);
     expect(() => applyRestorePatches(vm, ['{"op":"replace","path":"/spec/missing/deep","value":1}'])).toThrow(/spec.patches/);
+  });
+});
+
+describe('restored claim names (volumeRestorePolicy, volumeRestoreOverrides)', () => {
+  const with_ = (spec: Partial<VMRestore['spec']>): VMRestore => ({ ...r, spec: { ...r.spec, ...spec } });
+  it.each<[string, Partial<VMRestore['spec']>, string]>([
+    ['RandomizeNames (the default)', {}, 'restore-u1-data'],
+    ['RandomizeNames', { volumeRestorePolicy: 'RandomizeNames' }, 'restore-u1-data'],
+    ['PrefixTargetName', { volumeRestorePolicy: 'PrefixTargetName' }, 'copy-data'],
+    ['InPlace: the source claim\'s name', { volumeRestorePolicy: 'InPlace' }, 'orig-data'],
+    ['an override\'s restoreName wins', { volumeRestorePolicy: 'PrefixTargetName', volumeRestoreOverrides: [{ volumeName: 'other', restoreName: 'no' }, { volumeName: 'data', restoreName: 'mine' }] }, 'mine'],
+  ])('%s', (_n, spec, want) => {
+    expect(restoredClaimName(with_(spec), 'data', 'orig-data')).toBe(want);
+    const vm = renderRestoredVM(with_(spec), content) as { spec: { template: { spec: { volumes: { persistentVolumeClaim?: { claimName: string } }[] } } } };
+    expect(vm.spec.template.spec.volumes[1].persistentVolumeClaim?.claimName).toBe(want);
+    expect(renderRestoredClaim(with_(spec), content.spec.volumeBackups![0]).metadata?.name).toBe(want);
+  });
+
+  it('keeps a prefixed name within 63 characters and distinct', () => {
+    const long = with_({ volumeRestorePolicy: 'PrefixTargetName', target: { kind: 'VirtualMachine', name: 'v'.repeat(60) } });
+    const a = restoredClaimName(long, 'data-a');
+    const b = restoredClaimName(long, 'data-b');
+    expect(a.length).toBeLessThanOrEqual(63);
+    expect(a).not.toBe(b);
+  });
+
+  it('puts an override\'s labels and annotations on the new claim', () => {
+    const claim = renderRestoredClaim(with_({ volumeRestoreOverrides: [{ volumeName: 'data', labels: { tier: 'gold' }, annotations: { note: 'x' } }] }), content.spec.volumeBackups![0]);
+    expect(claim.metadata).toMatchObject({ name: 'restore-u1-data', labels: { tier: 'gold', 'restore.kubevirt.io/source-vm-name': 'copy' }, annotations: { note: 'x' } });
   });
 });

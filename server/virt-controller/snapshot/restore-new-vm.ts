@@ -7,19 +7,46 @@
  * such changes as `spec.patches`, applied here after that).
  */
 import type { V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { createHash } from 'node:crypto';
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import type { VMRestore, VMSnapshotContent, VolumeBackup } from './snapshot-types';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const restoredClaimName = (r: VMRestore, volume: string) => `restore-${r.metadata.uid}-${volume}`;
+const MAX_NAME = 63;
+
+/** KubeVirt's naming for a too long `<a>-<b>`: cut, then a short hash of the whole so names stay distinct */
+function joinedName(a: string, b: string): string {
+  const name = `${a}-${b}`;
+  if (name.length <= MAX_NAME) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_NAME - hash.length - 1).replace(/-+$/, '')}-${hash}`;
+}
+
+/**
+ * The new claim of a backed-up volume: the override's `restoreName`, else by `volumeRestorePolicy`
+ * (RandomizeNames, the default: `restore-<restore uid>-<volume>`; PrefixTargetName:
+ * `<target VM>-<volume>`; InPlace: the source claim's own name).
+ */
+export function restoredClaimName(r: VMRestore, volume: string, sourceClaim?: string): string {
+  const override = r.spec.volumeRestoreOverrides?.find((o) => o.volumeName === volume)?.restoreName;
+  if (override) return override;
+  if (r.spec.volumeRestorePolicy === 'PrefixTargetName') return joinedName(r.spec.target.name, volume);
+  if (r.spec.volumeRestorePolicy === 'InPlace' && sourceClaim) return sourceClaim;
+  return `restore-${r.metadata.uid}-${volume}`;
+}
 
 export function renderRestoredClaim(r: VMRestore, b: VolumeBackup): V1PersistentVolumeClaim {
   const saved = (b.persistentVolumeClaim.spec ?? {}) as V1PersistentVolumeClaim['spec'] & Obj;
+  const override = r.spec.volumeRestoreOverrides?.find((o) => o.volumeName === b.volumeName);
   return {
     apiVersion: 'v1', kind: 'PersistentVolumeClaim',
-    metadata: { name: restoredClaimName(r, b.volumeName), namespace: r.metadata.namespace, labels: { 'restore.kubevirt.io/source-vm-name': r.spec.target.name } },
+    metadata: {
+      name: restoredClaimName(r, b.volumeName, b.persistentVolumeClaim.metadata.name), namespace: r.metadata.namespace,
+      labels: { ...override?.labels, 'restore.kubevirt.io/source-vm-name': r.spec.target.name },
+      ...(override?.annotations ? { annotations: override.annotations } : {}),
+    },
     spec: {
       accessModes: saved.accessModes, resources: saved.resources, storageClassName: saved.storageClassName, volumeMode: saved.volumeMode,
       dataSource: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: b.volumeSnapshotName },
@@ -42,7 +69,7 @@ function withoutClashes(template: Obj): Obj {
 export function renderRestoredVM(r: VMRestore, content: VMSnapshotContent): Obj {
   const source = content.spec.source.virtualMachine;
   const saved = structuredClone(source.spec) as Obj;
-  const byVolume = new Map((content.spec.volumeBackups ?? []).map((b) => [b.volumeName, restoredClaimName(r, b.volumeName)]));
+  const byVolume = new Map((content.spec.volumeBackups ?? []).map((b) => [b.volumeName, restoredClaimName(r, b.volumeName, b.persistentVolumeClaim.metadata.name)]));
   const template = withoutClashes(isObj(saved.template) ? saved.template : {});
   const tspec = isObj(template.spec) ? template.spec : {};
   tspec.volumes = (Array.isArray(tspec.volumes) ? tspec.volumes : []).map((v) => {

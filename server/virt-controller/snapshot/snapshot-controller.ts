@@ -8,7 +8,7 @@
  * (Online, NoGuestAgent). Keys: `s:`, `c:`, `r:` + namespace/name.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { runStrategyOf, type VirtualMachine, type VirtualMachineInstance } from '../../../lib/kubevirt';
+import { type VirtualMachine, type VirtualMachineInstance } from '../../../lib/kubevirt';
 import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
 import { jsonPatch, mergePatch, type KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
@@ -16,7 +16,8 @@ import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kub
 import { Informer } from '../../kube/informer';
 import { collectionPath, keyOf, VirtualMachineInstanceResource, VirtualMachineResource } from '../../kube/resources';
 import { log } from '../../log';
-import { restoreComplete, restoreRefused, snapshotFailed, snapshotInProgress, snapshotSucceeded } from './snapshot-status';
+import { restoreComplete, restoreFailed, restoreHasFailed, restoreRefused, restoreWaiting, snapshotFailed, snapshotInProgress, snapshotSucceeded } from './snapshot-status';
+import { decideNotReady, RESTORE_TARGET_NOT_READY_EVENT, targetReady } from './restore-readiness';
 import { CONTENT_FINALIZER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, type VMRestore, type VMSnapshot, type VMSnapshotContent, type VolumeBackup } from './snapshot-types';
 import { copyDisk, diskFileOf, removeSnapshotData, restoreDisk, snapshotDir } from './volume-copy';
 import { canFreeze, freezeGuest, thawGuest } from './guest-freeze';
@@ -31,6 +32,9 @@ export interface SnapshotControllerOptions {
 
 type K<T> = T & KubernetesObject;
 const api = (plural: string) => ({ group: SNAPSHOT_GROUP, version: SNAPSHOT_VERSION, plural });
+const SNAPSHOT = { group: SNAPSHOT_GROUP, version: SNAPSHOT_VERSION };
+const KUBEVIRT = { group: 'kubevirt.io', version: 'v1' };
+const isFinalSnapshot = (s: VMSnapshot) => s.status?.phase === 'Succeeded' || s.status?.phase === 'Failed';
 
 export class SnapshotController {
   readonly snapshots: Informer<K<VMSnapshot>>;
@@ -91,12 +95,15 @@ export class SnapshotController {
   }
 
   private async syncSnapshot(key: string): Promise<void> {
-    const snap = this.snapshots.get(key);
-    if (!snap || snap.metadata.deletionTimestamp) return;
+    const cached = this.snapshots.get(key);
+    if (!cached || cached.metadata.deletionTimestamp || isFinalSnapshot(cached)) return;
+    const ns = cached.metadata.namespace ?? 'default';
+    // the informer may still hold the InProgress object after our Succeeded write: copying the
+    // disks again then would put later writes into a snapshot already reported ready
+    const snap = await this.fresh<K<VMSnapshot>>('virtualmachinesnapshots', SNAPSHOT, ns, cached.metadata.name ?? '');
+    if (!snap || snap.metadata.deletionTimestamp || isFinalSnapshot(snap)) return;
     const phase = snap.status?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') return;
     const now = new Date().toISOString();
-    const ns = snap.metadata.namespace ?? 'default';
     if (snap.spec.source.kind !== 'VirtualMachine') return this.writeStatus('virtualmachinesnapshots', snap, snapshotFailed(snap, now, `unsupported source kind ${snap.spec.source.kind}`));
     const vm = this.vms.get(`${ns}/${snap.spec.source.name}`);
     if (!vm) return this.writeStatus('virtualmachinesnapshots', snap, snapshotInProgress(snap, now, undefined, 'Source does not exist'));
@@ -180,27 +187,65 @@ export class SnapshotController {
     await this.opts.clients.custom.patchNamespacedCustomObject({ ...api('virtualmachinesnapshotcontents'), namespace: content.metadata.namespace!, name: content.metadata.name!, body: [{ op: 'replace', path: '/metadata/finalizers', value: finalizers }] }, jsonPatch);
   }
 
-  /** Why the restore cannot run now (KubeVirt's words), or undefined. */
-  private restoreBlocker(r: VMRestore, vm: VirtualMachine | undefined, snap: VMSnapshot | undefined): string | undefined {
-    const name = r.spec.target.name;
-    if (vm) {
-      const running = this.runningBlocker(r, vm);
-      if (running) return running;
-    }
+  /** Why the snapshot cannot be restored now (KubeVirt's words), or undefined. */
+  private snapshotBlocker(r: VMRestore, snap: VMSnapshot | undefined): string | undefined {
     if (!snap) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" does not exist`;
     if (snap.status?.phase === 'Failed') return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" has failed and is invalid to use`;
     if (!snap.status?.readyToUse) return `VirtualMachineSnapshot "${r.spec.virtualMachineSnapshotName}" is not ready to use`;
-    return name ? undefined : 'spec.target.name is required';
+    return r.spec.target.name ? undefined : 'spec.target.name is required';
   }
 
-  /** an existing target must be stopped first (KubeVirt's words) */
-  private runningBlocker(r: VMRestore, vm: VirtualMachine): string | undefined {
-    const name = r.spec.target.name;
-    const rs = runStrategyOf(vm);
-    if (!rs.ok || rs.strategy !== 'Halted') return `VirtualMachine "${name}" run strategy has to be Halted`;
-    const vmi = this.vmis.get(`${r.metadata.namespace}/${name}`);
-    if (vmi && vmi.status?.phase !== 'Succeeded' && vmi.status?.phase !== 'Failed') return `VirtualMachine "${name}" is not stopped`;
-    return undefined;
+  /** The object as the API server has it now (the informer may lag our own last write), or undefined when gone. */
+  private async fresh<T>(plural: string, group: { group: string; version: string }, ns: string, name: string): Promise<T | undefined> {
+    try {
+      return (await this.opts.clients.custom.getNamespacedCustomObject({ ...group, plural, namespace: ns, name })) as T;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * An existing target that is not ready (a VMI exists, or its run strategy would start one): the
+   * restore's targetReadinessPolicy decides, as KubeVirt's restore controller does. True when ready.
+   */
+  private async targetReadyFor(key: string, r: K<VMRestore>, vm: K<VirtualMachine>): Promise<boolean> {
+    const ns = r.metadata.namespace ?? 'default';
+    const vmi = await this.fresh<VirtualMachineInstance>('virtualmachineinstances', KUBEVIRT, ns, r.spec.target.name);
+    if (targetReady(vm, vmi !== undefined)) return true;
+    const created = Date.parse(r.metadata.creationTimestamp ?? '');
+    const d = decideNotReady(r.spec.targetReadinessPolicy, Number.isFinite(created) ? created : Date.now(), Date.now());
+    const now = new Date().toISOString();
+    const shown = r.status?.conditions?.find((x) => x.type === 'Ready')?.message;
+    if (d.action === 'fail') {
+      void this.opts.recorder.record(r, EventTypeWarning, 'Operation failed', `VirtualMachineRestore failed ${d.message}`);
+      await this.writeStatus('virtualmachinerestores', r, restoreFailed(r, now, d.message));
+      return false;
+    }
+    if (shown !== d.message) {
+      void this.opts.recorder.record(r, EventTypeWarning, RESTORE_TARGET_NOT_READY_EVENT, d.action === 'stop' ? d.message : d.event);
+      await this.writeStatus('virtualmachinerestores', r, restoreWaiting(r, now, d.message));
+    }
+    if (d.action === 'stop') await this.stopTarget(vm);
+    else if (d.retryAfterMs !== undefined) this.controller.enqueueAfter(`r:${key}`, d.retryAfterMs + 100);
+    return false;
+  }
+
+  /** StopTarget: the VM's run strategy (or legacy `running`) set to stop it and keep it stopped. */
+  private async stopTarget(vm: K<VirtualMachine>): Promise<void> {
+    const ns = vm.metadata.namespace ?? 'default';
+    const name = vm.metadata.name ?? '';
+    if (vm.spec.running !== undefined && vm.spec.running !== null) {
+      if (vm.spec.running) await this.opts.clients.vms.mergePatch(ns, name, { spec: { running: false } });
+    } else if (vm.spec.runStrategy !== 'Halted') {
+      await this.opts.clients.vms.mergePatch(ns, name, { spec: { runStrategy: 'Halted' } });
+    }
+    this.log.info({ vm: keyOf(vm), restore: true }, 'stopping the restore target');
+  }
+
+  /** KubeVirt's `status.restoreInProgress`: while set, the VM's run strategy cannot change (VM admission). */
+  private async markRestoreInProgress(ns: string, vm: string, restore: string | null): Promise<void> {
+    await this.opts.clients.vms.mergePatchStatus(ns, vm, { status: { restoreInProgress: restore } });
   }
 
   /** Restore to a new VM: claims filled from the snapshot by the provisioner, then the VM on them. */
@@ -208,35 +253,52 @@ export class SnapshotController {
     const ns = r.metadata.namespace ?? 'default';
     const restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
     for (const b of content.spec.volumeBackups ?? []) {
+      const name = restoredClaimName(r, b.volumeName, b.persistentVolumeClaim.metadata.name);
       try {
         await this.opts.clients.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: renderRestoredClaim(r, b) });
       } catch (err) {
-        if (!isConflict(err)) throw err; // made on an earlier attempt
+        if (!isConflict(err)) throw err;
+        // made on an earlier attempt of this restore, or someone else's claim that must not be taken over
+        const existing = await this.opts.clients.core.readNamespacedPersistentVolumeClaim({ namespace: ns, name });
+        if (existing.spec?.dataSource?.name !== b.volumeSnapshotName) throw new Error(`PersistentVolumeClaim "${name}" already exists`, { cause: err });
       }
-      restores.push({ volumeName: b.volumeName, persistentVolumeClaim: restoredClaimName(r, b.volumeName), volumeSnapshotName: b.volumeSnapshotName });
+      restores.push({ volumeName: b.volumeName, persistentVolumeClaim: name, volumeSnapshotName: b.volumeSnapshotName });
     }
+    let vm: KubernetesObject;
     try {
-      await this.opts.clients.vms.create(ns, renderRestoredVM(r, content) as never);
+      vm = await this.opts.clients.vms.create(ns, renderRestoredVM(r, content) as never);
     } catch (err) {
       if (!isConflict(err)) throw err;
+      vm = await this.opts.clients.vms.get(ns, r.spec.target.name);
+    }
+    // volumeOwnershipPolicy Vm (the default): the new claims go with the new VM
+    if (r.spec.volumeOwnershipPolicy !== 'None' && vm.metadata?.uid) {
+      const owner = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: r.spec.target.name, uid: vm.metadata.uid, controller: true, blockOwnerDeletion: true };
+      for (const x of restores) {
+        await this.opts.clients.core.patchNamespacedPersistentVolumeClaim({ namespace: ns, name: x.persistentVolumeClaim, body: { metadata: { ownerReferences: [owner] } } }, mergePatch);
+      }
     }
     return restores;
   }
 
   private async syncRestore(key: string): Promise<void> {
-    const r = this.restores.get(key);
-    if (!r || r.metadata.deletionTimestamp || r.status?.complete) return;
-    const ns = r.metadata.namespace ?? 'default';
-    const vm = this.vms.get(`${ns}/${r.spec.target.name}`);
+    const cached = this.restores.get(key);
+    if (!cached || cached.metadata.deletionTimestamp || cached.status?.complete || restoreHasFailed(cached)) return;
+    const ns = cached.metadata.namespace ?? 'default';
+    // the informer may not have seen our last status write yet: a finished restore never runs twice
+    const r = await this.fresh<K<VMRestore>>('virtualmachinerestores', SNAPSHOT, ns, cached.metadata.name ?? '');
+    if (!r || r.metadata.deletionTimestamp || r.status?.complete || restoreHasFailed(r)) return;
     const snap = this.snapshots.get(`${ns}/${r.spec.virtualMachineSnapshotName}`);
     const now = new Date().toISOString();
-    const blocker = this.restoreBlocker(r, vm, snap);
+    const blocker = this.snapshotBlocker(r, snap);
     if (blocker) {
       if (r.status?.conditions?.find((x) => x.type === 'Ready')?.message !== blocker) await this.writeStatus('virtualmachinerestores', r, restoreRefused(r, now, blocker));
       return;
     }
     const content = this.contents.get(`${ns}/${snap!.status!.virtualMachineSnapshotContentName}`);
     if (!content || !this.opts.dataDir) return void this.controller.enqueueAfter(`r:${key}`, 1000);
+    const vm = await this.fresh<K<VirtualMachine>>('virtualmachines', KUBEVIRT, ns, r.spec.target.name);
+    if (vm && !(await this.targetReadyFor(key, r, vm))) return;
     const dir = snapshotDir(this.opts.dataDir, ns, content.metadata.name ?? '');
     let restores: NonNullable<NonNullable<VMRestore['status']>['restores']> = [];
     try {
@@ -246,6 +308,7 @@ export class SnapshotController {
         void this.opts.recorder.record(r, EventTypeNormal, 'VirtualMachineRestoreComplete', `Successfully completed VirtualMachineRestore ${r.metadata.name}: new VirtualMachine ${r.spec.target.name}`);
         return;
       }
+      await this.markRestoreInProgress(ns, r.spec.target.name, r.metadata.name ?? '');
       for (const b of content.spec.volumeBackups ?? []) {
         const disk = await this.claimDisk(ns, b.persistentVolumeClaim.metadata.name);
         await restoreDisk(`${dir}/${b.volumeName}.img`, disk.file, disk.block);
@@ -253,8 +316,10 @@ export class SnapshotController {
       }
       const saved = content.spec.source.virtualMachine.spec as { template?: unknown };
       await this.opts.clients.vms.mergePatch(ns, r.spec.target.name, { spec: { template: saved.template } });
+      await this.markRestoreInProgress(ns, r.spec.target.name, null);
     } catch (err) {
       const message = messageOf(err);
+      if (vm) await this.markRestoreInProgress(ns, r.spec.target.name, null).catch(() => undefined);
       await this.writeStatus('virtualmachinerestores', r, restoreRefused(r, now, message));
       throw err;
     }

@@ -29,3 +29,17 @@ export function restoreRefused(r: VMRestore, now: string, message: string): VMRe
 export function restoreComplete(r: VMRestore, now: string, restores: NonNullable<VMRestore['status']>['restores']): VMRestore['status'] {
   return { complete: true, restoreTime: now, restores, conditions: [cond('Progressing', false, 'Operation complete', now), cond('Ready', true, 'Operation complete', now)] };
 }
+
+/** waiting on the target, or its stop under way (KubeVirt writes the text as the reason) */
+export function restoreWaiting(r: VMRestore, now: string, text: string): VMRestore['status'] {
+  const c = (type: string) => ({ ...cond(type, false, text, now), message: text });
+  return { ...r.status, complete: false, conditions: [c('Progressing'), c('Ready')] };
+}
+
+/** final: a Failure condition, and the restore is never retried */
+export function restoreFailed(r: VMRestore, now: string, text: string): VMRestore['status'] {
+  const c = (type: string, status: boolean) => ({ ...cond(type, status, text, now), message: text });
+  return { ...r.status, complete: false, conditions: [c('Progressing', false), c('Ready', false), c('Failure', true)] };
+}
+
+export const restoreHasFailed = (r: VMRestore): boolean => r.status?.conditions?.some((x) => x.type === 'Failure' && x.status === 'True') ?? false;

@@ -5,7 +5,7 @@ export const CONTENT_FINALIZER = 'snapshot.kubevirt.io/vmsnapshotcontent-protect
 
 export interface Condition { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string; lastProbeTime?: string | null }
 
-interface Meta { name?: string; namespace?: string; uid?: string; resourceVersion?: string; deletionTimestamp?: string; finalizers?: string[]; ownerReferences?: { uid?: string; kind?: string; name?: string; controller?: boolean }[]; labels?: Record<string, string>; annotations?: Record<string, string> }
+interface Meta { name?: string; creationTimestamp?: string; namespace?: string; uid?: string; resourceVersion?: string; deletionTimestamp?: string; finalizers?: string[]; ownerReferences?: { uid?: string; kind?: string; name?: string; controller?: boolean }[]; labels?: Record<string, string>; annotations?: Record<string, string> }
 
 export interface VMSnapshot {
   metadata: Meta;
@@ -41,6 +41,9 @@ export interface VMSnapshotContent {
 
 export interface VMRestore {
   metadata: Meta;
-  spec: { target: { apiGroup?: string; kind: string; name: string }; virtualMachineSnapshotName: string; patches?: string[] };
+  spec: { target: { apiGroup?: string; kind: string; name: string }; virtualMachineSnapshotName: string; patches?: string[]; targetReadinessPolicy?: string;
+    volumeRestorePolicy?: string; volumeOwnershipPolicy?: string;
+    volumeRestoreOverrides?: { volumeName?: string; restoreName?: string; labels?: Record<string, string>; annotations?: Record<string, string> }[];
+  };
   status?: { complete?: boolean; restoreTime?: string; conditions?: Condition[]; restores?: { volumeName: string; persistentVolumeClaim: string; volumeSnapshotName: string }[] };
 }

@@ -39,3 +39,22 @@ describe('validateVM', () => {
     expect(validateVM(vm, undefined, { config })).toEqual([]);
   });
 });
+
+describe('validateVM while a restore writes into the VM', () => {
+  const restoring = (runStrategy: string, restoreInProgress?: string) => {
+    const vm = validVM();
+    vm.spec.runStrategy = runStrategy;
+    delete vm.spec.running;
+    if (restoreInProgress) vm.status = { restoreInProgress };
+    return vm;
+  };
+  it('refuses a run strategy change with KubeVirt\'s words, allows other changes and any change once the restore is done', () => {
+    const old = restoring('Halted', 'r1');
+    expect(validateVM(restoring('Always', 'r1'), old, { config }).map((c) => `${c.field}: ${c.message}`))
+      .toEqual(['spec: Cannot update VM runStrategy until restore "r1" completes']);
+    const relabelled = restoring('Halted', 'r1');
+    relabelled.spec.template.metadata = { labels: { a: 'b' } };
+    expect(validateVM(relabelled, old, { config })).toEqual([]);
+    expect(validateVM(restoring('Always'), restoring('Halted'), { config })).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 /** VirtualMachine create/update admission (KubeVirt vms-admitter): run strategy, template, template spec. */
-import { invalid, required, type Cause } from '../cause';
+import { invalid, notSupported, required, type Cause } from '../cause';
 import { isObject, objectAt, textOf } from '../json-shape';
 import { RunStrategy } from '../../../../lib/kubevirt/enums';
+import { runStrategyOf } from '../../../../lib/kubevirt/run-strategy';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
 import { checkShape } from './shape-schema';
 import { OBJECT_META_SHAPE } from './vmi-spec-shape';
@@ -31,11 +32,13 @@ function validateRunStrategy(spec: Record<string, unknown>, ctx: ValidationConte
   return [];
 }
 
-export function validateVM(vm: unknown, _oldVM: unknown, ctx: ValidationContext): Cause[] {
+export function validateVM(vm: unknown, oldVM: unknown, ctx: ValidationContext): Cause[] {
   if (!isObject(vm)) return [invalid('', 'object in body must be of type object')];
   const meta = checkShape(vm.metadata, OBJECT_META_SHAPE, 'metadata');
   if (meta.length) return meta;
   if (!isObject(vm.spec)) return [required('spec', 'spec: Required value')];
+  const restoring = restoreLock(vm, oldVM);
+  if (restoring.length) return restoring;
   const causes = validateRunStrategy(vm.spec, ctx);
   const template = vm.spec.template;
   if (!isObject(template)) return [...causes, required('spec.template', MISSING_TEMPLATE_MESSAGE)];
@@ -47,4 +50,16 @@ export function validateVM(vm: unknown, _oldVM: unknown, ctx: ValidationContext)
     causes.push(...validateMemoryRequired(objectAt(template.spec) as unknown as VirtualMachineInstanceSpec, TEMPLATE_FIELD));
   }
   return causes;
+}
+
+/** KubeVirt: while a VirtualMachineRestore writes into the VM (`status.restoreInProgress`), its run strategy stays. */
+function restoreLock(vm: Record<string, unknown>, oldVM: unknown): Cause[] {
+  if (!isObject(oldVM)) return [];
+  const restore = objectAt(oldVM.status).restoreInProgress ?? objectAt(vm.status).restoreInProgress;
+  if (typeof restore !== 'string' || !restore) return [];
+  const strategy = (o: Record<string, unknown>) => runStrategyOf({ spec: objectAt(o.spec) } as never);
+  const before = strategy(oldVM);
+  const after = strategy(vm);
+  const same = before.ok && after.ok ? before.strategy === after.strategy : before.ok === after.ok;
+  return same ? [] : [notSupported('spec', `Cannot update VM runStrategy until restore "${restore}" completes`)];
 }

@@ -1,0 +1,31 @@
+/**
+ * What the VirtualMachineRestore admitter reads: the snapshot and the target VM by name (absent →
+ * undefined), and the namespace's restores (one list per restore create; KubeVirt keeps an
+ * informer). Any other error is thrown, and the review answers that admission could not decide.
+ */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { VirtualMachineRestoreResource, VirtualMachineSnapshotResource } from '../../../lib/kubevirt';
+import { CustomResourceClient } from '../../kube/clients';
+import { isNotFound } from '../../kube/api-errors';
+import type { CustomObjectsApi } from '@kubernetes/client-node';
+import type { JsonObject } from './json-shape';
+import type { RestoreLookups } from './validators/restore-validator';
+
+async function orUndefined(read: Promise<KubernetesObject>): Promise<JsonObject | undefined> {
+  try {
+    return (await read) as unknown as JsonObject;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+export function restoreLookups(custom: CustomObjectsApi, vms: CustomResourceClient<KubernetesObject>): RestoreLookups {
+  const snapshots = new CustomResourceClient<KubernetesObject>(custom, VirtualMachineSnapshotResource);
+  const restores = new CustomResourceClient<KubernetesObject>(custom, VirtualMachineRestoreResource);
+  return {
+    getSnapshot: (namespace, name) => orUndefined(snapshots.get(namespace, name)),
+    getVM: (namespace, name) => orUndefined(vms.get(namespace, name)),
+    listRestores: async (namespace) => ((await restores.list(namespace)).items ?? []) as unknown as JsonObject[],
+  };
+}
