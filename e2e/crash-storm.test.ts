@@ -9,6 +9,9 @@
  * CRASH_STORM_VMS (default 20; 100 by hand), CRASH_STORM_SEED, CRASH_STORM_KILLS (per component,
  * default 3), CRASH_STORM_SECONDS (the storm's length, default 120). The pod network stays off.
  */
+import { cpSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from './harness';
 import { leftoverProcesses, pidsOf, podProcesses, seededRng, stormTargets, writeUntilAnswered, type Target } from './support/crash-storm';
@@ -38,10 +41,18 @@ beforeAll(async () => {
   admin = { url: cluster.access.server, ca: cluster.access.ca, token: cluster.access.token };
   await until('subresources.kubevirt.io served', async () => (await callRest(admin, 'GET', '/apis/subresources.kubevirt.io/v1')).status === 200, 60_000);
 });
-afterAll(async () => { await cluster?.stop(); });
+/** the component logs outlive the data dir, so a failed storm can be read after the fact */
+const LOGS = join(tmpdir(), `kv-crash-storm-${SEED}-logs`);
+function keepLogs(): void {
+  if (cluster?.dataDir && existsSync(join(cluster.dataDir, 'logs'))) cpSync(join(cluster.dataDir, 'logs'), LOGS, { recursive: true });
+}
+afterAll(async () => {
+  keepLogs();
+  await cluster?.stop();
+});
 
 /** What the storm was told (2xx) about each VM: the last acknowledged write wins. */
-interface Acked { uid?: string; runStrategy: 'Always' | 'Halted'; seq: number; busy: boolean }
+interface Acked { uid?: string; runStrategy: 'Always' | 'Halted'; seq: number; busy: boolean; /** when its last write was acknowledged */ at: number }
 
 function vmManifest(name: string, runStrategy: string, seq: number) {
   return {
@@ -78,6 +89,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rel = (t: number, t0: number) => `${((t - t0) / 1000).toFixed(1)} s`;
 
 it(`crash storm: ${N} VMs, every component SIGKILLed ${KILLS}× (seed ${SEED})`, async () => {
+  console.log(`component logs will be copied to ${LOGS}`);
   console.log(`crash storm seed ${SEED} (CRASH_STORM_SEED=${SEED} replays the schedule), ${N} VMs, ${KILLS} kills per component, ${STORM_MS / 1000} s`);
   const targets = stormTargets(cluster.dataDir, 2, { console: true, separate: SEPARATE });
   for (const t of targets) expect(pidsOf(t), t.name).toHaveLength(1);
@@ -114,7 +126,7 @@ it(`crash storm: ${N} VMs, every component SIGKILLed ${KILLS}× (seed ${SEED})`,
       refusals.push(`create ${name}: ${r.status} ${JSON.stringify(r.body)}`);
       return;
     }
-    acked.set(name, { uid: body.metadata.uid, runStrategy, seq: 0, busy: false });
+    acked.set(name, { uid: body.metadata.uid, runStrategy, seq: 0, busy: false, at: Date.now() });
   }
 
   async function toggle(name: string, a: Acked): Promise<void> {
@@ -124,7 +136,7 @@ it(`crash storm: ${N} VMs, every component SIGKILLed ${KILLS}× (seed ${SEED})`,
     const seq = a.seq + 1;
     const r = await writeUntilAnswered(admin, 'PATCH', `${VMS(NS)}/${name}`, { metadata: { labels: { 'storm/seq': String(seq) } }, spec: { runStrategy: next } }, MERGE);
     writes++; retries += r.attempts - 1;
-    if (r.status === 200) { a.runStrategy = next; a.seq = seq; } else refusals.push(`patch ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+    if (r.status === 200) { a.runStrategy = next; a.seq = seq; a.at = Date.now(); } else refusals.push(`patch ${name}: ${r.status} ${JSON.stringify(r.body)}`);
   }
 
   async function migrate(name: string): Promise<void> {
@@ -206,6 +218,9 @@ it(`crash storm: ${N} VMs, every component SIGKILLed ${KILLS}× (seed ${SEED})`,
   const times = [...convergedAt.values()].map((t) => Math.max(0, t - lastRestart));
   const maxConverge = Math.max(...times);
   const runningWanted = [...acked.values()].filter((a) => a.runStrategy === 'Always').length;
+  const slowest = [...convergedAt].sort((x, y) => y[1] - x[1]).slice(0, 3)
+    .map(([name, t]) => `${name} (${acked.get(name)!.runStrategy}, last write acknowledged ${rel(acked.get(name)!.at, lastRestart)} after the last restart) ${rel(t, lastRestart)}`);
+  console.log(`slowest: ${slowest.join('; ')}`);
   console.log(`converged: ${N} VMs (${runningWanted} Running, ${N - runningWanted} Stopped), max ${(maxConverge / 1000).toFixed(1)} s after the last restart`);
 
   // 0 acknowledged writes lost: each VM is the object created, with the last acknowledged patch's content
@@ -246,6 +261,7 @@ it(`crash storm: ${N} VMs, every component SIGKILLed ${KILLS}× (seed ${SEED})`,
 
   // nothing of the cluster outlives it
   const dataDir = cluster.dataDir;
+  keepLogs();
   await cluster.stop();
   const left = await until('no process of the stopped cluster', () => { const l = leftoverProcesses(dataDir); return l.length === 0 ? [] : undefined; }, 15_000).catch(() => leftoverProcesses(dataDir));
   console.log(`after the cluster stopped: ${left.length} processes left (wall time ${rel(Date.now(), t0)} since the storm began)`);
