@@ -74,9 +74,9 @@ function vmManifest(name: string, runStrategy: string, seq: number) {
 
 /** the fields of listed objects the checks read */
 interface Item {
-  metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string; ownerReferences?: { uid: string }[] };
+  metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string; finalizers?: string[]; ownerReferences?: { uid: string }[] };
   spec: { runStrategy?: string; vmiName?: string };
-  status?: { phase?: string; printableStatus?: string; nodeName?: string; activePods?: Record<string, string> };
+  status?: { phase?: string; printableStatus?: string; nodeName?: string; activePods?: Record<string, string>; reason?: string };
 }
 const list = async (path: string): Promise<Item[]> => {
   const r = await callRest(admin, 'GET', path);
@@ -84,6 +84,9 @@ const list = async (path: string): Promise<Item[]> => {
   return r.body.items as Item[];
 };
 const MIGS = `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`;
+
+/** a VMI as the failure message shows it: phase, reason, deletion and finalizers, its Pods */
+const describe = (v: Item) => `${v.status?.phase}${v.status?.reason ? ` (${v.status.reason})` : ''}${v.metadata.deletionTimestamp ? ` deleting since ${v.metadata.deletionTimestamp}` : ''} finalizers ${JSON.stringify(v.metadata.finalizers ?? [])} pods ${JSON.stringify(v.status?.activePods ?? {})}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rel = (t: number, t0: number) => `${((t - t0) / 1000).toFixed(1)} s`;
@@ -198,9 +201,9 @@ it(`crash storm: ${N} VMs, every component SIGKILLed ${KILLS}× (seed ${SEED})`,
       const inflight = migs.some((m) => m.spec.vmiName === name && !['Succeeded', 'Failed'].includes(m.status?.phase ?? ''));
       if (!vm) out.set(name, 'VM gone');
       else if (want.runStrategy === 'Always' && (vmi?.status?.phase !== 'Running' || vmi.metadata.deletionTimestamp || own.length !== 1 || own[0].node !== vmi.status.nodeName || vm.status?.printableStatus !== 'Running' || inflight)) {
-        out.set(name, `want Running: VM ${vm.status?.printableStatus}, VMI ${vmi?.status?.phase ?? 'none'}${vmi?.metadata?.deletionTimestamp ? ' (deleting)' : ''}, ${own.length} QEMU${inflight ? ', migration in flight' : ''}`);
+        out.set(name, `want Running: VM ${vm.status?.printableStatus}, VMI ${vmi ? describe(vmi) : 'none'}, ${own.length} QEMU${inflight ? ', migration in flight' : ''}`);
       } else if (want.runStrategy === 'Halted' && (vmi || vm.status?.printableStatus !== 'Stopped')) {
-        out.set(name, `want Stopped: VM ${vm.status?.printableStatus}, VMI ${vmi?.status?.phase ?? 'none'}`);
+        out.set(name, `want Stopped: VM ${vm.status?.printableStatus}, VMI ${vmi ? describe(vmi) : 'none'}`);
       }
     }
     return out;
