@@ -9,11 +9,11 @@ export interface RestReply { status: number; body: any; raw: Buffer; contentType
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-export function callRest(ep: Endpoint, method: string, path: string, body?: unknown): Promise<RestReply> {
+export function callRest(ep: Endpoint, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<RestReply> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { authorization: `Bearer ${ep.token}`, accept: 'application/json' };
-    if (payload) headers['content-type'] = 'application/json';
+    if (payload) headers['content-type'] = contentType;
     const req = request(new URL(path, ep.url), { method, headers, ca: ep.ca, timeout: REQUEST_TIMEOUT_MS }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

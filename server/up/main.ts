@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { checkSocketPathLength, dataPaths } from '../data-dir';
 import { lockDataDir } from '../data-dir-lock';
 import { createUpLog } from './up-log';
@@ -7,6 +6,7 @@ import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { shareProcess } from './shared-process';
 import { COMPONENT_FLAGS, SMALL_YOUNG_GENERATION } from './node-flags';
+import { freePorts } from './free-ports';
 import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { applyDefaultsInChild } from './apply-defaults';
 import { sweepPodProcesses } from './sweep';
@@ -22,18 +22,6 @@ async function apiServerAnswers(kubeconfig: string, timeoutMs: number): Promise<
 }
 
 /** Components in start order; each stage waits for the previous one's readiness gate (k3s style). */
-/** a TCP port free on loopback now (virt-api's, when --virt-api-port is 0: kv up must know it to probe it) */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
-
 /** virt-api's /healthz answers 200 within the bound (its certificate is issued by the cluster CA) */
 async function virtApiAnswers(kubeconfig: string, port: number, timeoutMs: number): Promise<boolean> {
   const access = readApiAccess(kubeconfig);
@@ -114,9 +102,11 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   }
   const { log: upLog, say } = createUpLog(paths.logs);
   say(`kv up: data dir ${opts.dataDir}, ${opts.nodes} node(s)${opts.bare ? ', bare (no KubeVirt)' : ''}; component logs in ${paths.logs}`);
-  if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: await freeLoopbackPort() };
-  const handlerPorts = await Promise.all(Array.from({ length: opts.nodes }, () => freeLoopbackPort()));
-  const p = plan(opts, handlerPorts, await freeLoopbackPort(), await freeLoopbackPort());
+  // one pick for every port kv up chooses, none equal to each other or to a port given on the command line
+  const chosen = await freePorts(opts.nodes + 2 + (opts.virtApiPort === 0 ? 1 : 0), [opts.apiPort, opts.consolePort, opts.virtApiPort]);
+  if (opts.virtApiPort === 0) opts = { ...opts, virtApiPort: chosen.pop()! };
+  const [uploadPort, controllerMetricsPort, ...handlerPorts] = chosen;
+  const p = plan(opts, handlerPorts, uploadPort, controllerMetricsPort);
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {

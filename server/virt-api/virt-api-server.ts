@@ -28,6 +28,8 @@ import { apiGroup, apiResourceList, SERVED_VERSIONS } from './discovery';
 import { registerVirtApi } from './register';
 import { createAuthorizer, identifyCaller } from './request-auth';
 import { loadServingCert } from './serving-cert';
+import { messageOf } from '../kube/api-errors';
+import { retryWhileUnreachable } from '../kube/while-unreachable';
 import type { SubresourceContext } from './subresource-context';
 import { serveSubresource } from './subresource-handlers';
 import { parseSubresourcePath } from './subresource-path';
@@ -70,7 +72,9 @@ function serveDiscovery(pathname: string, res: ServerResponse): boolean {
 export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const kc = loadKubeConfig(opts.kubeconfig);
   const clients = makeKubeClients(kc);
-  const cert = await loadServingCert(opts.dataDir, clients.core);
+  // started while the API server restarts (kv up restarts both), wait for it instead of exiting
+  const untilServed = <T>(what: string, fn: () => Promise<T>) => retryWhileUnreachable(fn, { onRetry: (err) => apiLog.warn({ err: messageOf(err) }, `${what}: API server unreachable; retrying`) });
+  const cert = await untilServed('serving certificate', () => loadServingCert(opts.dataDir, clients.core));
   const ctx: SubresourceContext = {
     custom: kc.makeApiClient(CustomObjectsApi), core: kc.makeApiClient(CoreV1Api), authorizer: createAuthorizer(kc),
     handlers: { core: clients.core, dataDir: opts.dataDir }, vnc: new VncSessions(), allowedOrigins: opts.allowedOrigins ?? [],
@@ -124,7 +128,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(opts.port ?? 0, host, resolve); });
   const port = (server.address() as AddressInfo).port;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  if (opts.register !== false) await registerVirtApi(kc, { url, host, port, caPem: cert.caPem });
+  if (opts.register !== false) await untilServed('registration', () => registerVirtApi(kc, { url, host, port, caPem: cert.caPem }));
   apiLog.info({ url }, 'virt-api ready');
   return {
     url, port,
