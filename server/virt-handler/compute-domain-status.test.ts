@@ -42,6 +42,13 @@ describe('phase from the domain', () => {
     expect([s.phase, s.reason]).toEqual(['Running', undefined]);
   });
 
+  it('a running VMI says how it would migrate: BlockMigration with a node-local disk, LiveMigration on claims only', () => {
+    expect(computeDomainStatus(vmi({}, 'Running'), obs(domain('running'))).migrationMethod).toBe('BlockMigration');
+    const onClaims = vmi({ spec: { domain: { devices: {} }, volumes: [{ name: 'root', persistentVolumeClaim: { claimName: 'disk' } }] } } as Partial<VirtualMachineInstance>, 'Running');
+    expect(computeDomainStatus(onClaims, obs(domain('running'))).migrationMethod).toBe('LiveMigration');
+    expect(computeDomainStatus(vmi(), obs(domain('starting'))).migrationMethod).toBeUndefined();
+  });
+
   it('stays Scheduled while QEMU starts', () => {
     expect(computeDomainStatus(vmi(), obs(domain('starting'))).phase).toBe('Scheduled');
   });

@@ -7,7 +7,7 @@
 import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIMigrationState, VMIPhase } from '../../lib/kubevirt';
 import { POSTCOPY_FAILED_MESSAGE, type DomainStatus, type GuestInfo } from '../virt-launcher/protocol';
 import { Condition, Phase, Reason } from './constants';
-import { computeLiveMigratable } from './live-migratable';
+import { computeLiveMigratable, migrationMethodOf } from './live-migratable';
 import { removeCondition, setCondition } from '../../lib/kubevirt/conditions';
 import { computeInterfaces, computeGuestOSInfo } from './guest-status';
 
@@ -159,6 +159,7 @@ export function computeDomainStatus(vmi: VirtualMachineInstance, o: Observed): V
   const migration = endedMigration(vmi, o, phase);
   if (migration) status.migrationState = migration;
   status.conditions = computeConditions(vmi, o, phase);
+  if (phase === Phase.Running) status.migrationMethod = migrationMethodOf(vmi);
   if (o.domain?.machine) status.machine = { type: o.domain.machine };
   if (o.domain?.fsFrozen && phase === Phase.Running) status.fsFreezeStatus = 'frozen';
   else if (o.domain) delete status.fsFreezeStatus;

@@ -36,6 +36,16 @@ function diskBlocker(vmi: VirtualMachineInstance): string | undefined {
   return undefined;
 }
 
+/**
+ * KubeVirt's status.migrationMethod: BlockMigration when a volume lives on the node (containerDisk,
+ * emptyDisk, cloud-init and config disks: copied to the target), LiveMigration when every volume is a
+ * claim or a host disk (only memory moves).
+ */
+export function migrationMethodOf(vmi: VirtualMachineInstance): 'BlockMigration' | 'LiveMigration' {
+  const local = (vmi.spec.volumes ?? []).some((v) => !v.persistentVolumeClaim && !v.dataVolume && !v.hostDisk);
+  return local ? 'BlockMigration' : 'LiveMigration';
+}
+
 export function computeLiveMigratable(vmi: VirtualMachineInstance): Omit<VMICondition, 'lastTransitionTime'> {
   const iface = interfaceBlocker(vmi);
   if (iface) return { type: Condition.LiveMigratable, status: 'False', reason: Reason.InterfaceNotLiveMigratable, message: iface };

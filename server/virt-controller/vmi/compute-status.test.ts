@@ -26,7 +26,7 @@ describe('computeStatus phases', () => {
 
   it('records node and active pods at hand-over', () => {
     const s = computeStatus(newVMI(withPhase('Scheduling')), { pods: [newPod(base, onNode('node-2'), podRunning())], now });
-    expect(s).toMatchObject({ nodeName: 'node-2', activePods: { 'pod-uid': 'node-2' }, qosClass: 'Burstable' });
+    expect(s).toMatchObject({ nodeName: 'node-2', activePods: { 'pod-uid': 'node-2' }, qosClass: 'Burstable', migrationTransport: 'Unix' });
   });
 
   it('keeps only the first timestamp of each phase', () => {

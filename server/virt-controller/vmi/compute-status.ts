@@ -109,7 +109,11 @@ export function computeStatus(vmi: VirtualMachineInstance, inputs: StatusInputs)
   stamp(status.phase);
   for (let step = nextPhase(status.phase, pod, deleting); step; step = nextPhase(status.phase, pod, deleting)) {
     status.phase = step.phase;
-    if (step.nodeName) status.nodeName = step.nodeName;
+    if (step.nodeName) {
+      status.nodeName = step.nodeName;
+      // as KubeVirt at hand-over: migrations go through the launchers' unix sockets (proxied), never a TCP proxy in the Pod
+      status.migrationTransport ??= 'Unix';
+    }
     if (step.phase === Phase.Failed && step.reason) status.reason = step.reason;
     stamp(step.phase);
   }
