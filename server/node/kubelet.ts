@@ -129,6 +129,7 @@ export class Kubelet {
       this.log.info('stopping all pods');
       await this.manager.stopAll(STOP_PODS_GRACE_MS);
       await this.manager.releaseCgroups();
+      this.network?.teardown();
     }
   }
 

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type pino from 'pino';
 import { run, tryRun } from '../../node/network/ip-command';
-import { ensureHostLink } from '../host-link';
+import { ensureHostLink, removeHostLink } from '../host-link';
 import { ServiceCache } from '../service-cache';
 import { isDnsService, SERVICE_CIDR } from '../service-model';
 import { PROXY_TABLE, renderProxyReplaceScript } from './proxy-ruleset';
@@ -53,7 +53,7 @@ export interface ServiceProxyOptions {
  * The embedded kube-proxy (nftables mode): watches Services and EndpointSlices and keeps the table
  * `ip kv-proxy` equal to renderProxyRules of them, replaced atomically PROXY_DEBOUNCE_MS after the
  * last change (at most PROXY_MAX_DELAY_MS after the first of a stream of changes). kube-system/kube-dns is skipped: the DNS server listens on its ClusterIP itself.
- * The table is removed when the signal aborts.
+ * The table and the Service range's link are removed when the signal aborts.
  */
 export async function runServiceProxy(opts: ServiceProxyOptions): Promise<void> {
   const { signal, log } = opts;
@@ -94,4 +94,5 @@ export async function runServiceProxy(opts: ServiceProxyOptions): Promise<void> 
   clearTimeout(timer);
   await applying;
   tryRun('nft', ['delete', 'table', 'ip', PROXY_TABLE]);
+  removeHostLink(SERVICE_LINK); // its route for the Service range goes with it
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ipam, cidrString, gatewayOf, parseCidr } from './ipam';
-import { claimPodCidrIndex } from './pod-cidr-claim';
+import { claimPodCidrIndex, type PodCidrClaim } from './pod-cidr-claim';
 import { ensureNodeBridge, removeNodeBridge } from './node-bridge';
 import { createPodNetns, deletePodNetns, hostVethName, inNetns, listNodeNetns, netnsName } from './pod-netns';
 
@@ -35,10 +35,12 @@ export class PodNetwork {
   readonly table: string;
   private readonly tag: string;
   private readonly ipam: Ipam;
+  private readonly claim: PodCidrClaim;
 
   constructor(opts: PodNetworkOptions) {
     // a range no other embedded node on this host uses (pod-cidr-claim.ts); node-1 → 10.244.1.0/24 when free
-    this.podCidr = `10.244.${claimPodCidrIndex({ nodeName: opts.nodeName, nodeDir: opts.nodeDir }).index}.0/24`;
+    this.claim = claimPodCidrIndex({ nodeName: opts.nodeName, nodeDir: opts.nodeDir });
+    this.podCidr = `10.244.${this.claim.index}.0/24`;
     this.tag = String(parseCidr(this.podCidr).base % 65536 >> 8);
     this.bridge = `kv-br${this.tag}`;
     this.table = `kv-node${this.tag}`;
@@ -85,5 +87,11 @@ export class PodNetwork {
   /** Tear the node's bridge and table down (tests). */
   removeNode(): void {
     removeNodeBridge(this.bridge, this.table);
+  }
+
+  /** When the kubelet stops with its pods: the bridge, the table and the pod range's claim go (nothing left on the host). */
+  teardown(): void {
+    this.removeNode();
+    this.claim.release();
   }
 }
