@@ -54,6 +54,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   private plan?: ConverterOutput;
   private migrationMonitor?: MigrationMonitor;
   private serialLog?: SerialLog;
+  private incoming?: Promise<{ host: string; port: number; nbdPort?: number }>;
   private swtpm?: SwtpmProcess;
   private logger = log.child({ component: 'virt-launcher' });
 
@@ -248,7 +249,21 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     }
   }
 
-  private async prepareIncoming(vmi: unknown, allowPostCopy: boolean, inputs?: LauncherInputs): Promise<{ host: string; port: number; nbdPort?: number }> {
+  /**
+   * Idempotent, as `sync` is: a virt-handler killed after asking (or restarted before it recorded the
+   * answer) asks again and gets the same ports — a second NBD server or incoming socket cannot be
+   * opened (the crash storm caught a target stuck on "NBD server already running"). A failed attempt
+   * may be retried.
+   */
+  private prepareIncoming(vmi: unknown, allowPostCopy: boolean, inputs?: LauncherInputs): Promise<{ host: string; port: number; nbdPort?: number }> {
+    this.incoming ??= this.setUpIncoming(vmi, allowPostCopy, inputs).catch((err: unknown) => {
+      this.incoming = undefined;
+      throw err;
+    });
+    return this.incoming;
+  }
+
+  private async setUpIncoming(vmi: unknown, allowPostCopy: boolean, inputs?: LauncherInputs): Promise<{ host: string; port: number; nbdPort?: number }> {
     await this.ensureDomain(vmi, true, inputs);
     const d = this.requireDomain();
     const qmp = d.requireQmp();
