@@ -119,8 +119,10 @@ function rawGuest(img: { kernel: string; initrd: string; cmdline?: string; disk?
   let ready: Promise<unknown> | undefined;
   const login = async () => {
     const poke = setInterval(() => qemu.stdin!.write('\r'), 1000);
-    try { await waitFor((t) => /login: $/.test(t) || t.endsWith('# '), 180_000); } finally { clearInterval(poke); }
-    if (!buf.endsWith('# ')) { qemu.stdin!.write('root\r'); await waitFor((t) => t.trimEnd().endsWith('#'), 20_000); }
+    // the demo guest's prompt ends with a cursor position query (ESC [6n)
+    const prompt = (t: string) => t.endsWith('# ') || t.endsWith('# \u001b[6n');
+    try { await waitFor((t) => /login: $/.test(t) || prompt(t), 180_000); } finally { clearInterval(poke); }
+    if (!prompt(buf)) { qemu.stdin!.write('root\r'); await waitFor(prompt, 20_000); }
   };
   return {
     qemu,
