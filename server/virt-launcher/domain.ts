@@ -54,6 +54,7 @@ export class Domain extends EventEmitter<DomainEvents> {
 
   get running(): boolean { return this.qemu !== undefined && !this.exited; }
   private exited = false;
+  private crashMeaning?: { reason: string; message: string };
 
   /** Spawns QEMU, connects QMP and continues the guest unless it should start paused / is incoming. */
   async start(opts: DomainStartOptions): Promise<void> {
@@ -110,6 +111,15 @@ export class Domain extends EventEmitter<DomainEvents> {
     this.failure ??= { reason, message };
     this.qemu!.proc.kill('SIGKILL');
     await this.qemu!.exited;
+  }
+
+  /**
+   * What an unexpected QEMU exit means from now on (undefined: a crash). A post-copy target whose
+   * source died may exit by itself ("load of migration failed") before the launcher stops it: that
+   * guest is lost the same way.
+   */
+  setCrashMeaning(meaning: { reason: string; message: string } | undefined): void {
+    this.crashMeaning = meaning;
   }
 
   /** Asks QEMU to exit (used after a guest poweroff or a completed outgoing migration). */
@@ -176,6 +186,7 @@ export class Domain extends EventEmitter<DomainEvents> {
     else if (this.status.state === 'migrated') patch = { state: 'shutoff', reason: DOMAIN_REASONS.migrated };
     else if (this.status.reason === DOMAIN_REASONS.shutdown) patch = { state: 'shutoff', reason: DOMAIN_REASONS.shutdown };
     else if (this.destroyRequested) patch = { state: 'shutoff', reason: DOMAIN_REASONS.destroyed };
+    else if (this.crashMeaning) patch = { state: 'crashed', ...this.crashMeaning };
     else patch = { state: 'crashed', reason: DOMAIN_REASONS.crashed, message: describeExit(e) };
     this.update({ ...patch, exitCode: e.code ?? (e.signal ? 128 + 9 : 1), qemuPid: undefined });
     this.logger.info({ state: this.status.state, reason: this.status.reason, code: e.code, signal: e.signal }, 'qemu exited');

@@ -272,10 +272,15 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     d.on('qmpEvent', (e) => {
       if (e.event !== 'MIGRATION') return;
       const status = String(e.data?.status);
-      if (status === POSTCOPY_ACTIVE) switched = true;
+      if (status === POSTCOPY_ACTIVE) {
+        switched = true;
+        // from here until completed, QEMU ending by itself (the source died mid-stream) loses the guest too
+        d.setCrashMeaning({ reason: DOMAIN_REASONS.postcopyFailed, message: POSTCOPY_FAILED_MESSAGE });
+      }
       // the source is gone after the switch: the pages it still held are lost, this guest cannot go on
       if (isPostcopyLost({ status }, switched)) void this.losePostcopyGuest(d, status);
       if (status !== 'completed') return;
+      d.setCrashMeaning(undefined);
       // started with -S: continue once the state is in (the source finished the disk copies before switching over)
       void qmp.execute('cont').catch(() => undefined).then(() => disks.length ? unexportDisks(qmp, disks) : undefined);
     });
