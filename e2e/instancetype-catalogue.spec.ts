@@ -70,3 +70,10 @@ test('stopped, it still shows the size of its instance type', async () => {
   await expect(page.getByTestId('vm-instancetype')).toHaveText('u1.nano');
   await snap(page, 'typed-stopped');
 });
+
+// the specs share one cluster: leave it as found (the visual review expects an empty VM list)
+test('delete it', async () => {
+  await page.locator('[data-action="delete"]').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`), { timeout: 30_000 }).toBeUndefined();
+});
