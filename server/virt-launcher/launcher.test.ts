@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainStatus } from './protocol';
 import { isAlive, startTestLauncher, tinyVMI, waitFor, type TestLauncher } from './test-launcher';
@@ -55,6 +55,14 @@ describe('kv launcher (real process, real QEMU)', () => {
     const st = await l.client.request('sync', { vmi: tinyVMI() }, { timeoutMs: 20_000 });
     l.proc.kill('SIGKILL');
     await l.exited;
+    await waitFor(() => !isAlive(st.qemuPid), 5000, 'QEMU to die with its launcher');
+  });
+
+  it('a launcher whose pod dir is removed (its Pod cleaned up by a kubelet that did not know it) stops QEMU and exits', async () => {
+    l = await startTestLauncher();
+    const st = await l.client.request('sync', { vmi: tinyVMI() }, { timeoutMs: 20_000 });
+    rmSync(l.podDir, { recursive: true, force: true });
+    expect(await Promise.race([l.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))])).toBe(0);
     await waitFor(() => !isAlive(st.qemuPid), 5000, 'QEMU to die with its launcher');
   });
 

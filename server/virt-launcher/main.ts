@@ -21,6 +21,8 @@ import type { OvmfFiles } from './converter/converter-types';
 const logger = log.child({ component: 'virt-launcher' });
 const OVMF_DIR = '/usr/share/OVMF';
 const DEFAULT_GRACE_SECONDS = 30;
+/** how often the launcher checks that its Pod's dir still exists */
+const POD_DIR_CHECK_MS = 2000;
 
 /** OVMF 4M images from Debian's ovmf package, when installed. */
 export function findOvmf(dir = OVMF_DIR): OvmfFiles | undefined {
@@ -57,7 +59,8 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
 
   const finish = async (status: DomainStatus) => {
     const exitCode = exitCodeFor(status, terminating);
-    await writeFile(join(podDir, POD_FILES.termination), `${JSON.stringify({ reason: status.reason ?? 'Completed', message: status.message ?? `domain ${status.state}`, exitCode })}\n`);
+    // (no pod dir any more when the Pod was cleaned up under us: nobody reads the file then)
+    await writeFile(join(podDir, POD_FILES.termination), `${JSON.stringify({ reason: status.reason ?? 'Completed', message: status.message ?? `domain ${status.state}`, exitCode })}\n`).catch(() => undefined);
     await server.close();
     logger.info({ reason: status.reason, exitCode }, 'launcher exiting');
     process.exit(exitCode);
@@ -74,6 +77,16 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', onTerm);
   process.on('SIGINT', onTerm);
+  // the Pod is gone once its dir is: a kubelet that cleaned it up without knowing this process (one
+  // killed between starting the launcher and recording it; the crash storm found such a launcher
+  // alive after its cluster had stopped) — never outlive the Pod, never leave a QEMU behind
+  const podGone = setInterval(() => {
+    if (existsSync(podDir)) return;
+    clearInterval(podGone);
+    logger.warn({ podDir }, 'the pod dir is gone: stopping the domain and exiting');
+    void (launcher.domain?.running ? launcher.domain.kill() : Promise.resolve()).finally(() => process.exit(0));
+  }, POD_DIR_CHECK_MS);
+  podGone.unref();
   const portForward = new PortForwardServer(podDir, (port) => launcher.guestEndpoint(port));
   await portForward.listen();
   await server.listen();
