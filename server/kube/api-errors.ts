@@ -14,6 +14,16 @@ export const isNotFound = (err: unknown): boolean => statusCodeOf(err) === 404;
 export const isConflict = (err: unknown): boolean => statusCodeOf(err) === 409;
 export const isGone = (err: unknown): boolean => statusCodeOf(err) === 410;
 
+/** What a read resolves to, or undefined when the object does not exist (404); other errors are thrown. */
+export async function unlessNotFound<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
 /** The `message` of the Kubernetes Status in an error body, else the error's own message. */
 export function messageOf(err: unknown): string {
   if (err instanceof ApiException) {

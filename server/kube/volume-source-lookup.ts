@@ -4,16 +4,7 @@
  */
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { DataVolumeResource, type VolumeSourceLookups } from '../../lib/kubevirt';
-import { isNotFound } from './api-errors';
-
-async function orUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await get();
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
+import { unlessNotFound } from './api-errors';
 
 interface CdiObject { metadata?: { labels?: Record<string, string> }; spec?: Record<string, unknown> }
 
@@ -21,12 +12,12 @@ export function volumeSourceLookups(kc: KubeConfig): VolumeSourceLookups {
   const core = kc.makeApiClient(CoreV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
   const cdi = (plural: string) => async (namespace: string, name: string) => {
-    const obj = await orUndefined(() => custom.getNamespacedCustomObject({ group: DataVolumeResource.group, version: DataVolumeResource.version, plural, namespace, name }) as Promise<CdiObject>);
+    const obj = await unlessNotFound(custom.getNamespacedCustomObject({ group: DataVolumeResource.group, version: DataVolumeResource.version, plural, namespace, name }) as Promise<CdiObject>);
     return obj && { labels: obj.metadata?.labels, spec: obj.spec };
   };
   return {
     pvc: async (namespace, name) => {
-      const pvc = await orUndefined(() => core.readNamespacedPersistentVolumeClaim({ namespace, name }));
+      const pvc = await unlessNotFound(core.readNamespacedPersistentVolumeClaim({ namespace, name }));
       return pvc && { labels: pvc.metadata?.labels };
     },
     dataVolume: cdi(DataVolumeResource.plural),

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoreV1Api, V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
-import { isNotFound } from '../kube/api-errors';
+import { unlessNotFound } from '../kube/api-errors';
 import type { EnvSources } from './pod-env';
 import { referencedObjects } from './pod-env';
 import { isFileVolume, tokenProjections, volumeFiles, VolumeSourceError } from './pod-volume-files';
@@ -25,27 +25,18 @@ export interface ContainerConfig {
   tokenRefreshAt?: number;
 }
 
-async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 async function fetchSources(core: CoreV1Api, pod: V1Pod): Promise<ContainerConfig['sources']> {
   const namespace = pod.metadata?.namespace ?? 'default';
   const refs = referencedObjects(pod);
   const configMaps = new Map<string, V1ConfigMap | undefined>();
   const secrets = new Map<string, V1Secret | undefined>();
-  for (const name of refs.configMaps) configMaps.set(name, await orUndefined(core.readNamespacedConfigMap({ namespace, name })));
-  for (const name of refs.secrets) secrets.set(name, await orUndefined(core.readNamespacedSecret({ namespace, name })));
+  for (const name of refs.configMaps) configMaps.set(name, await unlessNotFound(core.readNamespacedConfigMap({ namespace, name })));
+  for (const name of refs.secrets) secrets.set(name, await unlessNotFound(core.readNamespacedSecret({ namespace, name })));
   const services: V1Service[] = [];
   if (pod.spec?.enableServiceLinks ?? true) services.push(...(await core.listNamespacedService({ namespace })).items);
-  const kube = await orUndefined(core.readNamespacedService({ namespace: 'default', name: 'kubernetes' }));
+  const kube = await unlessNotFound(core.readNamespacedService({ namespace: 'default', name: 'kubernetes' }));
   if (kube && !services.some((s) => s.metadata?.uid === kube.metadata?.uid)) services.push(kube);
-  const ep = await orUndefined(core.readNamespacedEndpoints({ namespace: 'default', name: 'kubernetes' }));
+  const ep = await unlessNotFound(core.readNamespacedEndpoints({ namespace: 'default', name: 'kubernetes' }));
   const host = ep?.subsets?.[0]?.addresses?.[0]?.ip;
   const port = ep?.subsets?.[0]?.ports?.[0]?.port;
   return { configMaps, secrets, services, kubernetesEndpoint: host && port ? { host, port } : undefined };

@@ -9,7 +9,7 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import type { Volume } from '../../lib/kubevirt/vmi-spec-types';
-import { isNotFound } from '../kube/api-errors';
+import { unlessNotFound } from '../kube/api-errors';
 import type { LauncherInputs } from '../virt-launcher/protocol';
 import { keysIn } from './access-credentials';
 import { downwardApiFiles } from './downward-api-files';
@@ -109,28 +109,20 @@ async function cloudInitKeys(vmi: VirtualMachineInstance, read: InputReader): Pr
 
 /** The reader over the API (`get` on secrets and configmaps, `create` on serviceaccounts/token). */
 export function apiInputReader(core: CoreV1Api): InputReader {
-  const orUndefined = async <T>(p: Promise<T>): Promise<T | undefined> => {
-    try {
-      return await p;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
-  };
   return {
     async secret(namespace, name) {
-      const s = await orUndefined(core.readNamespacedSecret({ namespace, name }));
+      const s = await unlessNotFound(core.readNamespacedSecret({ namespace, name }));
       if (!s) return undefined;
       return { ...(s.data ?? {}), ...Object.fromEntries(Object.entries(s.stringData ?? {}).map(([k, v]) => [k, b64(v)])) };
     },
     async configMap(namespace, name) {
-      const c = await orUndefined(core.readNamespacedConfigMap({ namespace, name }));
+      const c = await unlessNotFound(core.readNamespacedConfigMap({ namespace, name }));
       if (!c) return undefined;
       return { ...Object.fromEntries(Object.entries(c.data ?? {}).map(([k, v]) => [k, b64(v)])), ...(c.binaryData ?? {}) };
     },
     async serviceAccountToken(namespace, name) {
       const r = await core.createNamespacedServiceAccountToken({ namespace, name, body: { spec: { audiences: [], expirationSeconds: SERVICE_ACCOUNT_TOKEN_SECONDS } } });
-      const ca = await orUndefined(core.readNamespacedConfigMap({ namespace, name: 'kube-root-ca.crt' }));
+      const ca = await unlessNotFound(core.readNamespacedConfigMap({ namespace, name: 'kube-root-ca.crt' }));
       return { token: r.status!.token, caCrt: ca?.data?.['ca.crt'] };
     },
   };

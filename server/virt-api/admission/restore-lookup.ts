@@ -6,19 +6,12 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { VirtualMachineRestoreResource, VirtualMachineSnapshotResource } from '../../../lib/kubevirt';
 import { CustomResourceClient } from '../../kube/clients';
-import { isNotFound } from '../../kube/api-errors';
+import { unlessNotFound } from '../../kube/api-errors';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { JsonObject } from './json-shape';
 import type { RestoreLookups } from './validators/restore-validator';
 
-async function orUndefined(read: Promise<KubernetesObject>): Promise<JsonObject | undefined> {
-  try {
-    return (await read) as unknown as JsonObject;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
+const orUndefined = async (read: Promise<KubernetesObject>): Promise<JsonObject | undefined> => (await unlessNotFound(read)) as JsonObject | undefined;
 
 export function restoreLookups(custom: CustomObjectsApi, vms: CustomResourceClient<KubernetesObject>): RestoreLookups {
   const snapshots = new CustomResourceClient<KubernetesObject>(custom, VirtualMachineSnapshotResource);

@@ -6,7 +6,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { VirtualMachine } from '../../../lib/kubevirt';
-import { isConflict, isNotFound, messageOf, statusCodeOf } from '../../kube/api-errors';
+import { isConflict, isNotFound, messageOf, statusCodeOf, unlessNotFound } from '../../kube/api-errors';
 import { mergePatch, type KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
@@ -96,12 +96,7 @@ export class CloneController {
 
   /** The object as the API server has it now (the informer may lag our own last write), or undefined when gone. */
   private async fresh<T>(what: { group: string; version: string; plural: string }, ns: string, name: string): Promise<T | undefined> {
-    try {
-      return (await this.opts.clients.custom.getNamespacedCustomObject({ ...what, namespace: ns, name })) as T;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+    return (await unlessNotFound(this.opts.clients.custom.getNamespacedCustomObject({ ...what, namespace: ns, name }))) as T | undefined;
   }
 
   async sync(key: string): Promise<void> {

@@ -9,7 +9,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { type VirtualMachine, type VirtualMachineInstance } from '../../../lib/kubevirt';
-import { isConflict, isNotFound, messageOf } from '../../kube/api-errors';
+import { isConflict, isNotFound, messageOf, unlessNotFound } from '../../kube/api-errors';
 import { jsonPatch, mergePatch, type KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
@@ -197,12 +197,7 @@ export class SnapshotController {
 
   /** The object as the API server has it now (the informer may lag our own last write), or undefined when gone. */
   private async fresh<T>(plural: string, group: { group: string; version: string }, ns: string, name: string): Promise<T | undefined> {
-    try {
-      return (await this.opts.clients.custom.getNamespacedCustomObject({ ...group, plural, namespace: ns, name })) as T;
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+    return (await unlessNotFound(this.opts.clients.custom.getNamespacedCustomObject({ ...group, plural, namespace: ns, name }))) as T | undefined;
   }
 
   /**
