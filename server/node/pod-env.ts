@@ -4,6 +4,7 @@
  * (fieldRef, resourceFieldRef, configMapKeyRef, secretKeyRef) and $(VAR) expansion. A missing
  * ConfigMap/Secret or key that is not optional is kube's CreateContainerConfigError with its message.
  */
+import { metadataFieldValue } from '../kube/downward-api';
 import type { V1ConfigMap, V1Container, V1EnvVar, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { parseQuantity } from '../../lib/kubevirt/quantity';
 
@@ -30,15 +31,8 @@ export class EnvConfigError extends Error {}
 
 /** a value of the downward API (env fieldRef and downwardAPI volume items) */
 export function fieldRefValue(pod: V1Pod, path: string, ips: { podIP: string; hostIP: string }): string {
-  const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-  if (m) return pod.metadata?.[m[1] as 'labels' | 'annotations']?.[m[2]] ?? '';
-  const map = (o: Record<string, string> | undefined) => Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join('\n');
+  if (path.startsWith('metadata.')) return metadataFieldValue(pod.metadata, path) ?? '';
   const fields: Record<string, string | undefined> = {
-    'metadata.name': pod.metadata?.name,
-    'metadata.namespace': pod.metadata?.namespace,
-    'metadata.uid': pod.metadata?.uid,
-    'metadata.labels': map(pod.metadata?.labels),
-    'metadata.annotations': map(pod.metadata?.annotations),
     'spec.nodeName': pod.spec?.nodeName,
     'spec.serviceAccountName': pod.spec?.serviceAccountName,
     'status.podIP': ips.podIP,
