@@ -69,8 +69,9 @@ export class Kubelet {
     const machine = readMachineFacts(opts.dataDir);
     this.network = opts.podNetwork ? new PodNetwork({ nodeName: opts.nodeName, nodeDir }) : undefined;
     const podCIDR = this.network?.podCidr;
-    const cpuManager = (opts.cpuManagerPolicy ?? 'static') === 'static' && CpuManager.enabledFor(hostCpus().length)
-      ? new CpuManager({ nodeName: opts.nodeName, stateFile: dataPaths(opts.dataDir).cpuManagerState, cpus: hostCpus() })
+    const cpus = hostCpus();
+    const cpuManager = (opts.cpuManagerPolicy ?? 'static') === 'static' && CpuManager.enabledFor(cpus.length)
+      ? new CpuManager({ nodeName: opts.nodeName, stateFile: dataPaths(opts.dataDir).cpuManagerState, cpus })
       : undefined;
     const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
     const facts = (): NodeFacts => ({
