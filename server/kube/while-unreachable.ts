@@ -1,4 +1,5 @@
 import { statusCodeOf } from './api-errors';
+import { Backoff } from './backoff';
 
 /**
  * A call that failed without an answer from the API server (connection refused or reset, a
@@ -19,13 +20,14 @@ export function isUnreachable(err: unknown): boolean {
 export async function retryWhileUnreachable<T>(fn: () => Promise<T>, opts: { timeoutMs?: number; onRetry?: (err: unknown) => void; sleep?: (ms: number) => Promise<void> } = {}): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  for (let delay = 200; ; delay = Math.min(delay * 2, 2_000)) {
+  const backoff = new Backoff(200, 2_000, 0);
+  for (;;) {
     try {
       return await fn();
     } catch (err) {
       if (!isUnreachable(err) || Date.now() >= deadline) throw err;
       opts.onRetry?.(err);
-      await sleep(delay);
+      await sleep(backoff.next());
     }
   }
 }
