@@ -58,6 +58,11 @@ describe('virtctl', () => {
   it('start → Running; a second start is refused with the server\'s reason', async () => {
     expect(await virtctl(['start', 'demo'])).toEqual({ code: 0, out: 'VM demo was scheduled to start\n', err: '' });
     await until('demo Running', async () => isRunning(await readState(c.admin, 'demo')), BOOT_MS);
+    // KubeVirt's volumeStatus: an entry per volume with its disk's target device
+    await until('volumeStatus targets', async () => {
+      const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body;
+      return JSON.stringify(vmi?.status?.volumeStatus) === JSON.stringify([{ name: 'cloudinit', target: 'vdb' }, { name: 'root', target: 'vda' }]);
+    }, 30_000);
     const again = await virtctl(['start', 'demo']);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/^Error starting VirtualMachine .*VM is already running\n$/);
@@ -112,22 +117,33 @@ describe('virtctl', () => {
     await until('demo unpaused', async () => !(await readState(c.admin, 'demo')).paused, 30_000);
   });
 
-  it('console shows the guest\'s login prompt and Ctrl+] leaves with exit 0', async () => {
+  it('console: a root login on the serial line, Ctrl+] leaves with exit 0, and userlist then shows root', async () => {
     const run = await virtctl(['console', 'demo'], (stdin, stdout) => {
       let seen = '';
+      let loggedIn = false;
       const poke = setInterval(() => stdin.write('\r'), 1500);
       stdout.on('data', (d) => {
         seen += d;
-        if (/ login: /.test(seen)) {
+        if (!loggedIn && / login: $/.test(seen.trimEnd() + ' ')) {
+          loggedIn = true;
           clearInterval(poke);
+          stdin.write('root\r');
+        } else if (loggedIn && /~# /.test(seen)) {
           stdin.write(Buffer.from([0x1d]));
         }
       });
       setTimeout(() => { clearInterval(poke); stdin.end(); }, 90_000).unref();
     });
     expect(run.out).toMatch(/\S+ login: /);
+    expect(run.out).toMatch(/root@demo:~# /);
     expect(run.err).toContain('Successfully connected to demo console.');
     expect(run.code).toBe(0);
+    // busybox login wrote the session into the guest's utmp; the agent reports it (KubeVirt's userlist)
+    const users = await virtctl(['userlist', 'demo']);
+    expect(users.code, users.err).toBe(0);
+    const list = JSON.parse(users.out) as { items: { userName: string; loginTime: number }[] };
+    expect(list.items.map((u) => u.userName)).toContain('root');
+    expect(list.items.find((u) => u.userName === 'root')!.loginTime).toBeGreaterThan(Date.now() / 1000 - 300);
   });
 
   it('vnc --proxy-only prints a port where a viewer gets the guest\'s RFB greeting', async () => {
