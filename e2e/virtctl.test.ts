@@ -1,6 +1,6 @@
 /**
  * virtctl as a user runs it: the real `virtctl` command (bin/virtctl.mjs) against a `kv up`
- * cluster with a demo guest. Start, pause, unpause, the serial console (login prompt, Ctrl+]
+ * cluster (2 nodes) with a demo guest. Start, pause, unpause, the serial console (a root login, Ctrl+]
  * leaves), the VNC proxy (a viewer gets the RFB greeting), expose, stop; and the errors a user
  * hits, with KubeVirt's wording and exit code 1.
  */
@@ -25,7 +25,7 @@ const keyDir = mkdtempSync(join(tmpdir(), 'kv-ssh-'));
 const KEY = join(keyDir, 'id_ed25519');
 
 beforeAll(async () => {
-  c = await startLifecycleCluster({ nodes: 1 });
+  c = await startLifecycleCluster({ nodes: 2 });
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', KEY]);
   const pub = readFileSync(`${KEY}.pub`, 'utf8');
   const secret = await callRest(c.admin, 'POST', `/api/v1/namespaces/${NS}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo-ssh' }, stringData: { key1: pub } });
@@ -222,6 +222,40 @@ describe('virtctl', () => {
     const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/made`)).body;
     expect(vmi.spec.domain.memory.guest).toBe('512Mi');
     expect(await virtctl(['stop', 'made'])).toMatchObject({ code: 0 });
+  });
+
+  it('every command prints its usage for --help (exit 0); version, soft-reboot, migrate and restart answer as virtctl does', async () => {
+    const commands = ['start', 'stop', 'restart', 'migrate', 'migrate-cancel', 'pause', 'unpause', 'soft-reboot', 'console', 'vnc', 'port-forward', 'ssh', 'scp', 'expose', 'guestosinfo', 'userlist', 'fslist', 'create', 'addvolume', 'removevolume', 'image-upload', 'version'];
+    for (const cmd of commands) {
+      const help = await virtctl([cmd, '--help']);
+      expect({ cmd, code: help.code, err: help.err }).toEqual({ cmd, code: 0, err: '' });
+      expect(help.out, cmd).toMatch(new RegExp(`\\nUsage:\\n  virtctl ${cmd}\\b`));
+    }
+    const vmiUID = async () => (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body?.metadata?.uid as string | undefined;
+    const table: { args: string[]; out: RegExp; then?: () => Promise<unknown> }[] = [
+      { args: ['version'], out: /^Client Version: .+\nServer Version: .+\n$/ },
+      { args: ['soft-reboot', 'demo'], out: /^VMI demo was scheduled to soft-reboot\n$/ },
+      {
+        args: ['migrate', 'demo'], out: /^VM demo was scheduled to migrate\n$/,
+        then: () => until('the migration Succeeded', async () => {
+          const migs = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`)).body?.items ?? [];
+          return migs.some((m: { spec: { vmiName: string }; status?: { phase?: string } }) => m.spec.vmiName === 'demo' && m.status?.phase === 'Succeeded');
+        }, 120_000),
+      },
+      {
+        args: ['restart', 'demo'], out: /^VM demo was scheduled to restart\n$/,
+        then: async () => {
+          const before = await vmiUID();
+          return until('demo Running again as a new VMI', async () => { const s = await readState(c.admin, 'demo'); return isRunning(s) && s.vmiUID !== before; }, BOOT_MS);
+        },
+      },
+    ];
+    for (const row of table) {
+      const run = await virtctl(row.args);
+      expect({ args: row.args, code: run.code, err: run.err }).toEqual({ args: row.args, code: 0, err: '' });
+      expect(run.out).toMatch(row.out);
+      await row.then?.();
+    }
   });
 
   it('stop → the VMI is gone and the VM Stopped', async () => {
