@@ -1,9 +1,9 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { checkServerIdentity } from 'node:tls';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { log } from '../../log';
-import { apiServiceTarget, isAPIServiceAvailable, type ProxyTarget } from './api-service-target';
+import { apiServiceTarget, isAPIServiceAvailable, type APIService, type ProxyTarget } from './api-service-target';
 import { forwardedHeaders, returnedHeaders } from './proxy-headers';
 
 const logger = log.child({ component: 'aggregation' });
@@ -26,7 +26,7 @@ export function setProxyClientCertificate(tls: { cert: string; key: string } | u
 }
 
 /** Forwards one request to the APIService's server, streaming both bodies; 503 Status when it cannot. */
-export function proxyToAPIService(svc: any, req: IncomingMessage, res: ServerResponse, user: User): void {
+export function proxyToAPIService(svc: APIService, req: IncomingMessage, res: ServerResponse, user: User): void {
   const upstream = openUpstream(svc, req, user, false, (status) => writeStatus(res, status));
   if (!upstream) return;
   upstream.on('response', (up) => {
@@ -40,7 +40,7 @@ export function proxyToAPIService(svc: any, req: IncomingMessage, res: ServerRes
 }
 
 /** Passes a WebSocket (or other) upgrade through to the APIService's server, subprotocols included. */
-export function proxyUpgradeToAPIService(svc: any, req: IncomingMessage, socket: Duplex, head: Buffer, user: User): void {
+export function proxyUpgradeToAPIService(svc: APIService, req: IncomingMessage, socket: Duplex, head: Buffer, user: User): void {
   const upstream = openUpstream(svc, req, user, true, (status) => writeRawStatus(socket, status));
   if (!upstream) return;
   upstream.on('upgrade', (up, upSocket, upHead) => {
@@ -62,7 +62,7 @@ export function proxyUpgradeToAPIService(svc: any, req: IncomingMessage, socket:
   upstream.end();
 }
 
-function openUpstream(svc: any, req: IncomingMessage, user: User, upgrade: boolean, fail: (status: object) => void): ClientRequest | undefined {
+function openUpstream(svc: APIService, req: IncomingMessage, user: User, upgrade: boolean, fail: (status: object) => void): ClientRequest | undefined {
   if (!isAPIServiceAvailable(svc)) {
     fail(unavailable('service unavailable'));
     return undefined;
@@ -97,7 +97,7 @@ function tlsOptions(t: ProxyTarget) {
   return {
     rejectUnauthorized: !t.insecure,
     ...(t.ca ? { ca: t.ca } : {}),
-    ...(t.serverName ? { servername: t.serverName, checkServerIdentity: (_h: string, cert: any) => checkServerIdentity(t.serverName!, cert) } : {}),
+    ...(t.serverName ? { servername: t.serverName, checkServerIdentity: (_h: string, cert: PeerCertificate) => checkServerIdentity(t.serverName!, cert) } : {}),
     ...(proxyClientTLS ? { cert: proxyClientTLS.cert, key: proxyClientTLS.key } : {}),
   };
 }
