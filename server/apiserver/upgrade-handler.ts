@@ -26,6 +26,8 @@ export function createUpgradeListener(ctx: ApiContext, tokens: TokenFile) {
       const user = impersonatedUser(ctx, signedIn, req);
       if (isPodPortForward(info)) {
         authorizeRequest(ctx, user, info);
+        // kube 1.30+ (AuthorizePodWebsocketUpgradeCreatePermission): a WebSocket's GET needs create too
+        if (info.verb !== 'create') authorizeRequest(ctx, user, { ...info, verb: 'create' });
         return proxyPodPortForward(ctx, info, req, socket, head, (err) => refuseUpgrade(socket, err));
       }
       const svc = info.apiPrefix === 'apis' ? findAPIService(ctx.apiservices, info.group, info.version) : undefined;

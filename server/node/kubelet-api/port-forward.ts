@@ -84,7 +84,15 @@ export function portForwardSession(sink: SpdySink, pod: PortForwardPod, dial: (h
   });
 }
 
-const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (protocols) => (protocols.has(WEBSOCKET_TUNNEL_PROTOCOL) ? WEBSOCKET_TUNNEL_PROTOCOL : false) });
+/**
+ * ws refuses the subprotocol kube names ("/" is not a token character), so the offer is checked
+ * here (portForwardUpgradeKind), taken off the request, and the choice added to the 101 answer.
+ */
+const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+const tunneled = new WeakSet<IncomingMessage>();
+wss.on('headers', (headers: string[], req: IncomingMessage) => {
+  if (tunneled.has(req)) headers.push(`Sec-WebSocket-Protocol: ${WEBSOCKET_TUNNEL_PROTOCOL}`);
+});
 
 function headerList(v: string | string[] | undefined): string[] {
   return (Array.isArray(v) ? v.join(',') : (v ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -127,10 +135,14 @@ export function servePortForward(kind: 'websocket' | 'spdy', req: IncomingMessag
     const session = portForwardSession(socketSink(socket), pod);
     if (head.length) session.receive(head);
     socket.on('data', (chunk: Buffer) => session.receive(chunk));
+    // the client hanging up ends the session (the server's sockets allow half-open connections)
+    socket.on('end', () => session.close());
     socket.on('close', () => session.close());
     socket.on('error', () => session.close());
     return;
   }
+  delete req.headers['sec-websocket-protocol'];
+  tunneled.add(req);
   wss.handleUpgrade(req, socket, head, (ws) => {
     const session = portForwardSession(webSocketSink(ws), pod);
     ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? session.receive(data) : ws.close(1003, 'binary messages only')));

@@ -114,7 +114,10 @@ export function startKubeletApi(opts: KubeletApiOptions): Promise<KubeletApi> {
   });
   server.requestTimeout = 0; // followers stream for as long as they like
   // port-forward upgrades; exec and attach are not served here
+  const upgraded = new Set<Duplex>(); // closeAllConnections() no longer sees these
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
     serveUpgrade(opts, req, socket, head).catch((err: unknown) => {
       opts.log.warn({ err: messageOf(err), path: req.url }, 'kubelet API upgrade failed');
       refuse(socket, 500, `internal error: ${messageOf(err)}`);
@@ -127,7 +130,11 @@ export function startKubeletApi(opts: KubeletApiOptions): Promise<KubeletApi> {
       server.off('error', reject);
       resolve({
         port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () => new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+          for (const socket of upgraded) socket.destroy(); // a stopping kubelet ends its port-forwards
+        }),
       });
     });
   });
