@@ -161,7 +161,7 @@ describe('kubectl port-forward to a Pod', () => {
     expect(r.err).toContain('pods "web" is forbidden: User "viewer" cannot create resource "pods/portforward" in API group "" in the namespace "default"');
   });
 
-  it("answers a missing Pod with 404 and a Pod without a node with kube-apiserver's 400", async () => {
+  it("answers a missing Pod with 404, a Pod without a node and a request without an upgrade with kube-apiserver's 400", async () => {
     await c.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'nowhere' }, spec: { containers: [{ name: 'main', image: 'host' }] } } });
     const upgrade = (name: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(`${t.srv.url}/api/v1/namespaces/default/pods/${name}/portforward`);
@@ -181,5 +181,10 @@ describe('kubectl port-forward to a Pod', () => {
     expect(await upgrade('missing')).toMatchObject({ status: 404, body: expect.stringContaining('pods \\"missing\\" not found') });
     expect(await upgrade('nowhere')).toMatchObject({ status: 400, body: expect.stringContaining('pod nowhere does not have a host assigned') });
     expect((await upgrade('web')).status).toBe(101);
+    // without an upgrade: kube-apiserver's 400; discovery lists the subresource as kube's does
+    const plain = await admin.run('create', '--raw', '/api/v1/namespaces/default/pods/web/portforward', '-f', admin.file('empty.json', '{}'));
+    expect(plain.err).toContain('Upgrade request required');
+    const v1 = JSON.parse((await admin.run('get', '--raw', '/api/v1')).out) as { resources: { name: string; kind: string; verbs: string[] }[] };
+    expect(v1.resources.find((r) => r.name === 'pods/portforward')).toMatchObject({ kind: 'PodPortForwardOptions', verbs: ['create', 'get'] });
   });
 });
