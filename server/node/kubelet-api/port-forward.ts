@@ -75,7 +75,7 @@ export function portForwardSession(sink: SpdySink, pod: PortForwardPod, dial: (h
       stream.destroy();
       return;
     }
-    const p = pairs.get(id) ?? { timer: setTimeout(() => { pairs.delete(id); p.data?.destroy(); p.error?.destroy(); }, STREAM_PAIR_TIMEOUT_MS) };
+    const p = pairs.get(id) ?? { timer: setTimeout(() => { pairs.delete(id); p.data?.destroy(); p.error?.destroy(); }, STREAM_PAIR_TIMEOUT_MS).unref() };
     pairs.set(id, p);
     if (p[type]) return void stream.destroy(); // a second stream of one kind for a request
     p[type] = stream;
