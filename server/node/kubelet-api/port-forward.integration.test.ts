@@ -161,7 +161,7 @@ describe('kubectl port-forward to a Pod', () => {
     expect(r.err).toContain('pods "web" is forbidden: User "viewer" cannot create resource "pods/portforward" in API group "" in the namespace "default"');
   });
 
-  it("answers a missing Pod with 404, a Pod without a node and a request without an upgrade with kube-apiserver's 400", async () => {
+  it("answers a missing Pod with 404, a Pod without a node and a request without an upgrade with kube-apiserver's 400, an ended Pod with the kubelet's", async () => {
     await c.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'nowhere' }, spec: { containers: [{ name: 'main', image: 'host' }] } } });
     const upgrade = (name: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(`${t.srv.url}/api/v1/namespaces/default/pods/${name}/portforward`);
@@ -181,6 +181,10 @@ describe('kubectl port-forward to a Pod', () => {
     expect(await upgrade('missing')).toMatchObject({ status: 404, body: expect.stringContaining('pods \\"missing\\" not found') });
     expect(await upgrade('nowhere')).toMatchObject({ status: 400, body: expect.stringContaining('pod nowhere does not have a host assigned') });
     expect((await upgrade('web')).status).toBe(101);
+    // a Pod whose container ended: the kubelet's refusal comes back through the API server
+    await c.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'done' }, spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: ['true'] }] } } });
+    await waitFor(async () => (await c.core.readNamespacedPod({ namespace: 'default', name: 'done' })).status?.phase === 'Succeeded', 15_000, 'done Succeeded');
+    expect(await upgrade('done')).toMatchObject({ status: 400, body: expect.stringContaining('pod done is not running') });
     // without an upgrade: kube-apiserver's 400; discovery lists the subresource as kube's does
     const plain = await admin.run('create', '--raw', '/api/v1/namespaces/default/pods/web/portforward', '-f', admin.file('empty.json', '{}'));
     expect(plain.err).toContain('Upgrade request required');
