@@ -90,6 +90,7 @@ export async function handlePodLog(r: ResourceRequest): Promise<void> {
   const target = kubeletAddress(ctx, nodeName, 'to read logs from');
   const query = new URLSearchParams();
   if (opts.follow) query.set('follow', 'true');
+  if (opts.previous) query.set('previous', 'true');
   if (opts.tailLines !== undefined) query.set('tailLines', opts.tailLines);
   if (opts.limitBytes !== undefined) query.set('limitBytes', opts.limitBytes);
   if (opts.timestamps) query.set('timestamps', 'true');
