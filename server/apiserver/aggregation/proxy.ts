@@ -5,6 +5,7 @@ import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { log } from '../../log';
 import { apiServiceTarget, isAPIServiceAvailable, type APIService, type ProxyTarget } from './api-service-target';
 import { forwardedHeaders, returnedHeaders } from './proxy-headers';
+import { rawResponseHead, spliceUpgraded } from '../../http/upgrade-splice';
 
 const logger = log.child({ component: 'aggregation' });
 
@@ -43,20 +44,10 @@ export function proxyToAPIService(svc: APIService, req: IncomingMessage, res: Se
 export function proxyUpgradeToAPIService(svc: APIService, req: IncomingMessage, socket: Duplex, head: Buffer, user: User): void {
   const upstream = openUpstream(svc, req, user, true, (status) => writeRawStatus(socket, status));
   if (!upstream) return;
-  upstream.on('upgrade', (up, upSocket, upHead) => {
-    socket.write(rawHead(up));
-    if (upHead.length) socket.write(upHead);
-    if (head.length) upSocket.write(head);
-    upSocket.pipe(socket).pipe(upSocket);
-    const close = () => { upSocket.destroy(); socket.destroy(); };
-    upSocket.on('error', close);
-    socket.on('error', close);
-    upSocket.on('close', close);
-    socket.on('close', close);
-  });
+  upstream.on('upgrade', (up, upSocket, upHead) => spliceUpgraded(socket, head, up, upSocket, upHead));
   upstream.on('response', (up) => {
     // the server refused to upgrade: relay its answer and hang up
-    socket.write(rawHead(up));
+    socket.write(rawResponseHead(up));
     up.pipe(socket);
   });
   upstream.end();
@@ -119,10 +110,4 @@ function writeRawStatus(socket: Duplex, status: object): void {
   if (socket.destroyed) return;
   const body = JSON.stringify(status);
   socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
-function rawHead(res: IncomingMessage): string {
-  const lines = [`HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage ?? ''}`];
-  for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-  return lines.join('\r\n') + '\r\n\r\n';
 }

@@ -39,6 +39,7 @@ const SUBRESOURCE_DOCS: Record<string, (rt: ServedType) => Record<string, unknow
   token: () => ({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }),
   scale: () => ({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }),
   log: () => ({ kind: 'Pod', verbs: ['get'] }),
+  portforward: () => ({ kind: 'PodPortForwardOptions', verbs: ['create', 'get'] }),
 };
 
 function resourceDocs(rt: ServedType): Record<string, unknown>[] {
