@@ -46,11 +46,11 @@ function freePort(): Promise<number> {
 }
 
 /** a Pod whose one container serves HTTP on `port`: "hello from web <path>", or BIG bytes at /big */
-function webPod(port: number): V1Pod {
+function webPod(port: number, closed: number): V1Pod {
   const server = `require('http').createServer((q, s) => { if (q.url === '/big') return s.end(Buffer.alloc(${BIG}, 'abcdefgh')); s.end('hello from web ' + q.url); }).listen(${port}, '127.0.0.1')`;
   return {
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
-    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: [process.execPath, '-e', server], ports: [{ name: 'http', containerPort: port }] }] },
+    spec: { nodeName: NODE, restartPolicy: 'Never', containers: [{ name: 'main', image: 'host', command: [process.execPath, '-e', server], ports: [{ name: 'http', containerPort: port }, { name: 'idle', containerPort: closed }] }] },
   };
 }
 
@@ -100,7 +100,7 @@ beforeAll(async () => {
   running = kubelet.run(stop.signal);
   await waitFor(async () => ((await c.core.readNode({ name: NODE }).catch(() => undefined))?.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) > 0, 15_000, 'kubelet endpoint published');
   [webPort, closedPort] = [await freePort(), await freePort()];
-  await c.core.createNamespacedPod({ namespace: 'default', body: webPod(webPort) });
+  await c.core.createNamespacedPod({ namespace: 'default', body: webPod(webPort, closedPort) });
   const pod = await waitFor(async () => {
     const p = await c.core.readNamespacedPod({ namespace: 'default', name: 'web' }).catch(() => undefined);
     return p?.status?.phase === 'Running' ? p : undefined;
@@ -153,6 +153,19 @@ describe('kubectl port-forward to a Pod', () => {
     await waitFor(async () => pf.err().includes(`an error occurred forwarding ${pf.local} -> ${closedPort}`), 10_000, 'kubectl reports the error');
     expect(pf.err()).toContain(`error forwarding port ${closedPort} to pod ${webUid}, uid : failed to connect to localhost:${closedPort} inside namespace \\"host\\", IPv4: dial tcp4 127.0.0.1:${closedPort}: connect: connection refused`);
     pf.p.kill();
+  });
+
+  it('a Pod sharing the node\'s network is forwarded only the ports it declares, never another host port', async () => {
+    const undeclared = await freePort();
+    const host = createServer((sock) => sock.end('the host, not the Pod')).listen(undeclared, '127.0.0.1');
+    try {
+      const pf = await portForward(admin, {}, 'pod/web', `:${undeclared}`);
+      await expect(get(pf.local, '/')).rejects.toThrow();
+      await waitFor(async () => pf.err().includes(`port ${undeclared} is not a port the Pod declares`), 10_000, 'kubectl reports the refusal');
+      pf.p.kill();
+    } finally {
+      host.close();
+    }
   });
 
   it('a viewer may not forward ports (create on pods/portforward)', async () => {

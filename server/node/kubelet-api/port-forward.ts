@@ -18,7 +18,17 @@ export const WEBSOCKET_TUNNEL_PROTOCOL = `SPDY/3.1+${PORT_FORWARD_PROTOCOL}`;
 const STREAM_PAIR_TIMEOUT_MS = 30_000;
 
 /** where a Pod's ports are dialed from this node, and the names kube's error text carries */
-export interface PortForwardPod { host: string; podId: string; namespaceName: string }
+export interface PortForwardPod {
+  host: string;
+  podId: string;
+  namespaceName: string;
+  /**
+   * A Pod sharing the node's network (no pod network) may be forwarded only the ports its
+   * containers declare: any other port on 127.0.0.1 is the host's (the API server, a migration's
+   * disk export), not the Pod's. Undefined: every port (the Pod has its own network).
+   */
+  declaredPorts?: ReadonlySet<number>;
+}
 
 /** Go's texts for the dial failures a port-forward meets */
 const GO_DIAL_ERRORS: Record<string, string> = {
@@ -49,6 +59,11 @@ export function portForwardSession(sink: SpdySink, pod: PortForwardPod, dial: (h
     const port = Number(data.headers.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       error.end(`invalid port header "${data.headers.port ?? ''}"`);
+      data.end();
+      return;
+    }
+    if (pod.declaredPorts && !pod.declaredPorts.has(port)) {
+      error.end(`error forwarding port ${port} to pod ${pod.podId}, uid : port ${port} is not a port the Pod declares; a Pod sharing the node's network (no pod network) is forwarded only its containers' ports`);
       data.end();
       return;
     }
