@@ -41,38 +41,47 @@ async function main(): Promise<void> {
     const qcow2 = join(dir, 'src.qcow2');
     makeRaw(raw);
     execFileSync('qemu-img', ['convert', '-f', 'raw', '-O', 'qcow2', raw, qcow2]);
-    // the server is its own process, as it would be on another machine
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], { stdio: 'ignore' });
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      if (await fetch(`${base}/`).then(() => true, () => false)) break;
-      await new Promise((r) => setTimeout(r, 100));
+    // each server is its own process, as it would be on another machine: python's http.server
+    // ignores Range (the importer downloads, then converts), the other serves ranges (qemu-img
+    // converts straight from the URL)
+    const plainPort = 20000 + Math.floor(Math.random() * 20000);
+    const rangedPort = plainPort + 1;
+    const servers = [
+      spawn('python3', ['-m', 'http.server', String(plainPort), '--bind', '127.0.0.1', '--directory', dir], { stdio: 'ignore' }),
+      spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'range-file-server.ts'), dir, String(rangedPort)], { stdio: 'ignore' }),
+    ];
+    for (const port of [plainPort, rangedPort]) {
+      for (let i = 0; i < 100; i++) {
+        if (await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     out(`source: ${SIZE / 2 ** 20} MiB, half written; qcow2 file ${Math.round(statSync(qcow2).size / 2 ** 20)} MiB`);
-    for (const [name, file, format] of [['qcow2', qcow2, 'qcow2'], ['raw', raw, 'raw']] as const) {
-      const ours: number[] = [];
-      const theirs: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        const target = join(dir, `claim-${name}-${i}`);
-        mkdirSync(target);
-        const pod = join(dir, `pod-${name}-${i}`);
-        mkdirSync(pod);
-        let t = performance.now();
-        await importDisk({ source: 'http', endpoint: `${base}/src.${name}`, sizeBytes: SIZE, target, podDir: pod }, new ProgressFile(pod));
-        ours.push(performance.now() - t);
-        rmSync(target, { recursive: true });
-        const dest = join(dir, `convert-${i}.raw`);
-        t = performance.now();
-        execFileSync('qemu-img', ['convert', '-f', format, '-O', 'raw', '-t', 'writeback', file, dest]);
-        theirs.push(performance.now() - t);
-        rmSync(dest);
+    for (const [server, port] of [['no ranges (download, then convert)', plainPort], ['byte ranges (converted from the URL)', rangedPort]] as const) {
+      for (const [name, file, format] of [['qcow2', qcow2, 'qcow2'], ['raw', raw, 'raw']] as const) {
+        const ours: number[] = [];
+        const theirs: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const target = join(dir, `claim-${name}-${i}`);
+          mkdirSync(target);
+          const pod = join(dir, `pod-${name}-${i}`);
+          mkdirSync(pod, { recursive: true });
+          let t = performance.now();
+          await importDisk({ source: 'http', endpoint: `http://127.0.0.1:${port}/src.${name}`, sizeBytes: SIZE, target, podDir: pod }, new ProgressFile(pod));
+          ours.push(performance.now() - t);
+          rmSync(target, { recursive: true });
+          const dest = join(dir, `convert-${i}.raw`);
+          t = performance.now();
+          execFileSync('qemu-img', ['convert', '-f', format, '-O', 'raw', '-t', 'writeback', file, dest]);
+          theirs.push(performance.now() - t);
+          rmSync(dest);
+        }
+        const o = median(ours);
+        const q = median(theirs);
+        out(`import ${name}, server with ${server}: ours ${o.toFixed(0)} ms (${mibps(SIZE, o).toFixed(0)} MiB/s), qemu-img convert of the local file ${q.toFixed(0)} ms (${mibps(SIZE, q).toFixed(0)} MiB/s) → ${(100 * q / o).toFixed(0)} % of qemu-img`);
       }
-      const o = median(ours);
-      const q = median(theirs);
-      out(`import ${name}: ours ${o.toFixed(0)} ms (${mibps(SIZE, o).toFixed(0)} MiB/s), qemu-img convert ${q.toFixed(0)} ms (${mibps(SIZE, q).toFixed(0)} MiB/s) → ${(100 * q / o).toFixed(0)} % of qemu-img`);
     }
-    server.kill();
+    for (const server of servers) server.kill();
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();

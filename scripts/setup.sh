@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(qemu-system-x86 qemu-utils busybox-static ovmf genisoimage cpio util-linux chromium fonts-dejavu-core iproute2 nftables iputils-ping openssh-client swtpm swtpm-tools)
+SYSTEM_PACKAGES=(qemu-system-x86 qemu-utils qemu-block-extra busybox-static ovmf genisoimage cpio util-linux chromium fonts-dejavu-core iproute2 nftables iputils-ping openssh-client swtpm swtpm-tools)
 
 missing=()
 for p in "${SYSTEM_PACKAGES[@]}"; do

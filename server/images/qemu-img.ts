@@ -28,12 +28,13 @@ export interface DiskInfo {
 
 interface QemuImgInfo { format: string; 'virtual-size': number; 'backing-filename'?: string }
 
+/** `file`: a path, or qemu's `json:` filename of a remote source (no ISO check there: it reads as raw). */
 export async function inspectDisk(file: string): Promise<DiskInfo> {
   const { stdout } = await run('qemu-img', ['info', '--output=json', '-U', file], { maxBuffer: 4 << 20 });
   const info = JSON.parse(stdout) as QemuImgInfo;
   let format: DiskFormat | undefined;
   if (info.format === 'qcow2') format = 'qcow2';
-  else if (info.format === 'raw') format = (await hasIso9660Signature(file)) ? 'iso' : 'raw';
+  else if (info.format === 'raw') format = !file.startsWith('json:') && (await hasIso9660Signature(file)) ? 'iso' : 'raw';
   return { qemuFormat: info.format, format, virtualSize: info['virtual-size'], backingFile: info['backing-filename'] };
 }
 

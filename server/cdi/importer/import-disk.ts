@@ -3,9 +3,11 @@
  * another claim (pvc), taken from the node's image store (registry), or made empty (blank) — as a
  * raw `disk.img` sized to the claim (Filesystem) or written onto the device (Block). Formats are
  * converted with `qemu-img`; images with a backing file, or larger than the claim, are refused.
+ * An http source whose server serves byte ranges is converted straight from the URL in one pass
+ * (ranged-source.ts); others are downloaded into a scratch file first.
  * A failure leaves no partial disk behind.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +15,7 @@ import { inspectDisk } from '../../images/qemu-img';
 import { ImportError, fetchToFile } from './fetch-source';
 import type { ImportJob } from './importer-env';
 import type { ProgressFile } from './progress';
+import { rangedSource } from './ranged-source';
 
 const run = promisify(execFile);
 export const DISK_IMAGE = 'disk.img';
@@ -45,14 +48,33 @@ async function checkSource(file: string, capacity: number): Promise<{ format: st
   return { format: info.qemuFormat, virtualSize: info.virtualSize };
 }
 
-/** `file` (any format qemu-img reads) → raw at `dest`, grown to `capacity` on a Filesystem claim. */
-async function writeRaw(file: string, format: string, dest: string, block: boolean, capacity: number): Promise<void> {
+/** `qemu-img convert -p`, its percentages reported as the import's progress */
+function convertWithProgress(args: string[], progress: ProgressFile): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('qemu-img', ['convert', '-p', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => {
+      const pct = [...d.toString().matchAll(/\((\d+(?:\.\d+)?)\/100%\)/g)].pop()?.[1];
+      if (pct !== undefined) progress.report(Number(pct), 100);
+    });
+    p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    p.on('error', (err) => reject(new ImportError(`qemu-img convert failed: ${err.message}`)));
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new ImportError(`qemu-img convert failed: ${stderr.trim() || `exit ${code}`}`))));
+  });
+}
+
+/**
+ * `file` (any format qemu-img reads; a local path, or qemu's `json:` filename of a ranged http
+ * source) → raw at `dest`, grown to `capacity` on a Filesystem claim.
+ */
+async function writeRaw(file: string, format: string, dest: string, block: boolean, capacity: number, progress?: ProgressFile): Promise<void> {
+  const convert = (args: string[]) => (progress ? convertWithProgress(args, progress) : qemuImg(['convert', ...args]));
   if (block) {
-    await qemuImg(['convert', '-f', format, '-O', 'raw', '-n', '-t', 'writeback', file, dest]);
+    await convert(['-f', format, '-O', 'raw', '-n', '-t', 'writeback', file, dest]);
     return;
   }
-  if (format === 'raw') await rename(file, dest);
-  else await qemuImg(['convert', '-f', format, '-O', 'raw', '-t', 'writeback', file, dest]);
+  if (format === 'raw' && !file.startsWith('json:')) await rename(file, dest);
+  else await convert(['-f', format, '-O', 'raw', '-t', 'writeback', file, dest]);
   await qemuImg(['resize', '-f', 'raw', dest, String(capacity)]);
 }
 
@@ -85,6 +107,13 @@ export async function importDisk(job: ImportJob, progress: ProgressFile, resolve
         progress.report(1, 1);
         return 'Import Complete';
       case 'http': {
+        // a checksum needs every byte in order: only a download gives it
+        const ranged = job.checksum ? undefined : await rangedSource(job.endpoint!);
+        if (ranged) {
+          const { format } = await checkSource(ranged, job.sizeBytes);
+          await writeRaw(ranged, format, dest, block, job.sizeBytes, progress);
+          break;
+        }
         const fetched = await fetchToFile(job.endpoint!, scratch, { checksumAlgorithm: job.checksum?.algorithm, progress });
         if (job.checksum && fetched.digest !== job.checksum.hex) {
           throw new ImportError(`checksum mismatch: expected ${job.checksum.algorithm}:${job.checksum.hex}, got ${job.checksum.algorithm}:${fetched.digest}`);
