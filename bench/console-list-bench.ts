@@ -16,6 +16,9 @@ import { startCluster, type TestCluster } from '../e2e/harness';
 import type { ApiAccess } from '../server/up/readiness';
 import { closeVncConsole, measureVncFirstFrame, pageNow, RECORD_VNC_SOCKETS, watchRowStatusChange, type VncTimes } from './console-vnc-measure';
 
+/** the page's window with the promise a round leaves for the next evaluate to await */
+type BenchWindow = Window & { __seen?: Promise<number> };
+
 const { values } = parseArgs({ options: { vms: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '5' } } });
 const COUNT = Number(values.vms);
 const ROUNDS = Number(values.rounds);
@@ -99,7 +102,7 @@ async function main(): Promise<void> {
       const name = `bench-000${r}`;
       await page.locator(`[data-vm="${name}"][data-cpus="1"]`).waitFor();
       await page.evaluate((n) => {
-        (window as any).__seen = new Promise<number>((resolve) => {
+        (window as BenchWindow).__seen = new Promise<number>((resolve) => {
           const mo = new MutationObserver(() => {
             if (document.querySelector(`[data-vm="${n}"][data-cpus="2"]`)) { mo.disconnect(); resolve(performance.now()); }
           });
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
       }, name);
       const t0 = await page.evaluate(() => performance.now());
       await call(cluster.access, 'PATCH', `${VMS}/${name}`, { spec: { template: { spec: { domain: { cpu: { cores: 2 } } } } } }, 'application/merge-patch+json');
-      const seen = await page.evaluate(() => (window as any).__seen as Promise<number>);
+      const seen = await page.evaluate(() => (window as BenchWindow).__seen as Promise<number>);
       updates.push(seen - t0);
     }
     const { statusMs, vnc } = await measureStartAndVnc(page, cluster);

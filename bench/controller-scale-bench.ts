@@ -12,7 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { parseArgs } from 'node:util';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { VirtualMachine, VirtualMachineInstance } from '../lib/kubevirt';
 import { componentCpu, cpuDiff } from './component-cpu';
 import { startCluster } from '../e2e/harness';
 import { Informer } from '../server/kube/informer';
@@ -67,7 +68,7 @@ function diffCounts(before: Map<string, number>, after: Map<string, number>): st
 
 
 /** Resolves with the time `pred` first holds, checked after every informer event (bounded). */
-function when<T>(inf: Informer<any>, pred: () => T | undefined, timeoutMs: number, what: string): Promise<number> {
+function when<T, O extends KubernetesObject>(inf: Informer<O>, pred: () => T | undefined, timeoutMs: number, what: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const check = () => { if (pred()) { off(); clearTimeout(timer); resolve(Date.now()); } };
     const off = inf.on({ add: check, update: check, delete: check });
@@ -82,8 +83,8 @@ async function main(): Promise<void> {
   try {
     const kc = new KubeConfig();
     kc.loadFromFile(cluster.kubeconfig);
-    const vms = new Informer<any>({ kc, path: VMS });
-    const vmis = new Informer<any>({ kc, path: VMIS });
+    const vms = new Informer<VirtualMachine & KubernetesObject>({ kc, path: VMS });
+    const vmis = new Informer<VirtualMachineInstance & KubernetesObject>({ kc, path: VMIS });
     void vms.run(abort.signal);
     void vmis.run(abort.signal);
     await Promise.all([vms.waitForSync(), vmis.waitForSync()]);

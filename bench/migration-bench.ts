@@ -13,6 +13,8 @@ import { freePort, startCluster } from '../e2e/harness';
 import { clientsOf, getVMI, getVMIM, migrate, NS, until } from '../e2e/migration-helpers';
 import { dataPaths } from '../server/data-dir';
 import { resolveImage } from '../server/images/image-store';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { VirtualMachineInstanceMigration } from '../lib/kubevirt';
 import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream, waitForSerial } from '../server/virt-handler/testing/stack-helpers';
 import { QmpClient } from '../server/virt-launcher/qmp-client';
@@ -25,10 +27,10 @@ const out = (s: string) => process.stdout.write(`${s}\n`);
 const STAGES = ['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', 'Succeeded'] as const;
 
 /** ms from the client's create call to each phase (the phase timestamps carry milliseconds), and to QEMU's end. */
-function stageTimes(m: any, t0Wall: number): Record<string, number> {
+function stageTimes(m: VirtualMachineInstanceMigration, t0Wall: number): Record<string, number> {
   const at: Record<string, number> = {};
-  for (const p of m.status.phaseTransitionTimestamps ?? []) at[p.phase] = Date.parse(p.phaseTransitionTimestamp) - t0Wall;
-  const end = m.status.migrationState?.endTimestamp;
+  for (const p of m.status!.phaseTransitionTimestamps ?? []) at[p.phase] = Date.parse(p.phaseTransitionTimestamp) - t0Wall;
+  const end = m.status!.migrationState?.endTimestamp;
   if (end) at.qemuCompleted = Date.parse(end) - t0Wall;
   return at;
 }
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
     await k.vmis.create(NS, {
       apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name: 'idle', namespace: NS },
       spec: { terminationGracePeriodSeconds: 0, domain: { memory: { guest: MEMORY }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
-    } as any);
+    } as KubernetesObject);
     const vmi = await until('idle Running', async () => { const v = await getVMI(k, 'idle'); return v?.status?.phase === 'Running' && v; }, 120_000);
     const node = await k.core.readNode({ name: vmi.status.nodeName });
     const ws = await openStream(handlerAccess(cluster.dataDir, vmi.status.nodeName, node.metadata!.annotations![Annotation.HandlerEndpoint]), NS, 'idle', 'console');

@@ -14,7 +14,8 @@
  * Usage: node --import tsx bench/vmi-start-bench.ts [count=20] [perSecond=10] [memory=128Mi] [--paused]
  */
 import { readFileSync } from 'node:fs';
-import { Watch } from '@kubernetes/client-node';
+import { Watch, type KubernetesObject } from '@kubernetes/client-node';
+import type { VirtualMachineInstance } from '../lib/kubevirt';
 import { startCluster } from '../e2e/harness';
 import { dataPaths } from '../server/data-dir';
 import { componentCpu, cpuUsed } from './component-cpu';
@@ -91,11 +92,11 @@ async function main(): Promise<void> {
       login.set(name, await waitForLogin(ws, created.get(name)!));
       ws.close();
     };
-    const watch = await new Watch(kc).watch(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances`, {}, (_type, vmi: any) => {
-      const name = vmi.metadata.name;
+    const watch = await new Watch(kc).watch(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances`, {}, (_type, vmi: VirtualMachineInstance) => {
+      const name = vmi.metadata.name!;
       if (vmi.status?.phase === 'Running' && created.has(name) && !running.has(name)) {
         running.set(name, performance.now() - created.get(name)!);
-        if (!PAUSED) logins.push(watchLogin(name, vmi.status.nodeName).catch((err) => console.error(`${name}: ${err.message}`)));
+        if (!PAUSED) logins.push(watchLogin(name, vmi.status.nodeName!).catch((err) => console.error(`${name}: ${err.message}`)));
       }
     }, () => undefined);
     const creates: Promise<unknown>[] = [];
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
       creates.push(k.vmis.create(NS, {
         apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: NS },
         spec: { ...(PAUSED ? { startStrategy: 'Paused' } : {}), terminationGracePeriodSeconds: 0, domain: { memory: { guest: MEMORY }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] },
-      } as any));
+      } as KubernetesObject));
     }
     await Promise.all(creates);
     const deadline = Date.now() + TIMEOUT_MS;

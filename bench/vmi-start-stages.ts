@@ -6,7 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
+import { Watch, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import type { VirtualMachineInstance } from '../lib/kubevirt';
 import { dataPaths } from '../server/data-dir';
 import { criLogText } from '../server/kube/cri-log';
 
@@ -32,18 +33,18 @@ export class StageRecorder {
 
   async start(): Promise<void> {
     const w = new Watch(this.kc);
-    this.aborts.push(await w.watch(`/apis/kubevirt.io/v1/namespaces/${this.namespace}/virtualmachineinstances`, {}, (_t, vmi: any) => {
-      const t = this.traces.get(vmi.metadata.name);
+    this.aborts.push(await w.watch(`/apis/kubevirt.io/v1/namespaces/${this.namespace}/virtualmachineinstances`, {}, (_t, vmi: VirtualMachineInstance) => {
+      const t = this.traces.get(vmi.metadata.name!);
       if (!t) return;
       t.uid = vmi.metadata.uid;
       const phase = vmi.status?.phase as string | undefined;
       if (phase === 'Scheduling' || phase === 'Scheduled' || phase === 'Running') this.mark(vmi.metadata.name, `vmi:${phase}`);
     }, () => undefined));
-    this.aborts.push(await w.watch(`/api/v1/namespaces/${this.namespace}/pods`, {}, (_t, pod: any) => {
-      const owner = pod.metadata?.ownerReferences?.find((o: any) => o.kind === 'VirtualMachineInstance')?.name;
+    this.aborts.push(await w.watch(`/api/v1/namespaces/${this.namespace}/pods`, {}, (_t, pod: V1Pod) => {
+      const owner = pod.metadata?.ownerReferences?.find((o) => o.kind === 'VirtualMachineInstance')?.name;
       const t = owner ? this.traces.get(owner) : undefined;
       if (!t) return;
-      t.podUID = pod.metadata.uid;
+      t.podUID = pod.metadata!.uid;
       this.mark(owner, 'pod:added');
       if (pod.spec?.nodeName) { t.node = pod.spec.nodeName; this.mark(owner, 'pod:bound'); }
       if (pod.status?.phase === 'Running') this.mark(owner, 'pod:Running');

@@ -14,7 +14,7 @@ import { webhookConfigurations } from '../server/virt-api/admission/webhook-conf
 import { apiServices, VIRT_API_NAMESPACE, VIRT_API_SERVICE } from '../server/virt-api/register';
 import { renderLauncherPod } from '../server/virt-controller/vmi/render-launcher-pod';
 import { podDirOf } from '../server/virt-handler/pod-dir';
-import { CLUSTER_DIR, clusterObjects, containersOf, findObject, podTemplateOf, readYamlFile, workloads } from './testing/manifests';
+import { CLUSTER_DIR, clusterObjects, containersOf, findObject, podTemplateOf, readYamlFile, workloads, type Manifest } from './testing/manifests';
 
 const ROOT = join(import.meta.dirname, '..');
 const SERVER = join(ROOT, 'server');
@@ -85,7 +85,7 @@ describe('manifests ↔ kv commands', () => {
 describe('manifests ↔ virt-api registration', () => {
   it('webhooks.yaml is what webhookConfigurations() gives for the virt-api Service (UPDATE_GOLDEN=1 rewrites it)', () => {
     const [mutating, validating] = webhookConfigurations({ service: { namespace: VIRT_API_NAMESPACE, name: VIRT_API_SERVICE, port: 443 }, caBundle: '' });
-    const annotate = (o: Record<string, any>) => ({ ...o, metadata: { ...o.metadata, annotations: CA_INJECTION } });
+    const annotate = (o: { metadata?: object }) => ({ ...o, metadata: { ...o.metadata, annotations: CA_INJECTION } });
     const header = '# Generated from server/virt-api/admission/webhook-configurations.ts by deploy/cluster-wiring.test.ts (UPDATE_GOLDEN=1).\n# caBundle: injected by cert-manager, or patched in by hand (docs/cluster-mode.md).\n';
     const want = header + [mutating, validating].map((o) => stringify(annotate(o))).join('---\n');
     const file = join(CLUSTER_DIR, 'webhooks.yaml');
@@ -110,7 +110,7 @@ describe('manifests ↔ virt-api registration', () => {
   });
 
   it.each([['virt-api', 'virt-api'], ['kubevirt-console', 'kubevirt-console']])('Service %s selects the Pods of Deployment %s on a port they expose', (name, deployment) => {
-    const svc = findObject('Service', name);
+    const svc = findObject('Service', name) as Manifest & { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
     const pod = podTemplateOf(findObject('Deployment', deployment));
     expect(Object.entries(svc.spec.selector).every(([k, v]) => pod.metadata!.labels![k] === v)).toBe(true);
     const ports = pod.spec!.containers.flatMap((c) => c.ports ?? []).map((p) => p.name);

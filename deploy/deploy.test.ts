@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { KUBEVIRT_RESOURCES, SUBRESOURCES_GROUP } from '../lib/kubevirt';
 import { apiResourceList } from '../server/virt-api/discovery';
 import {
-  CLUSTER_DIR, clusterObjects, clusterRoles, crdFacts, DEPLOY_DIR, findObject, kustomizationResources, NAMESPACE, readYamlFile, yamlFilesUnder,
+  CLUSTER_DIR, clusterObjects, clusterRoles, crdFacts, DEPLOY_DIR, findObject, kustomizationResources, NAMESPACE, readYamlFile, yamlFilesUnder, type Manifest,
 } from './testing/manifests';
 
 /** Built-in resources our components touch (a typo guard, not Kubernetes' full list). */
@@ -41,7 +41,7 @@ describe('deploy manifests', () => {
     const files = yamlFilesUnder(DEPLOY_DIR).filter((f) => !f.startsWith('openapi/'));
     expect(files.length).toBeGreaterThan(10);
     for (const f of files) {
-      for (const o of readYamlFile(join(DEPLOY_DIR, f)) as any[]) {
+      for (const o of readYamlFile(join(DEPLOY_DIR, f)) as Partial<Manifest>[]) {
         if (o.kind === 'Kustomization') continue;
         expect({ f, apiVersion: typeof o.apiVersion, kind: typeof o.kind, name: typeof o.metadata?.name }).toEqual({ f, apiVersion: 'string', kind: 'string', name: 'string' });
       }
@@ -95,7 +95,7 @@ describe('RBAC', () => {
     const objs = clusterObjects().map((l) => l.obj);
     // roles every kube-apiserver bootstraps (ours too: server/apiserver/extension-apiserver-authentication.ts)
     const fromKubernetes = new Set(['Role/extension-apiserver-authentication-reader']);
-    for (const b of objs.filter((o) => o.kind.endsWith('RoleBinding'))) {
+    for (const b of objs.filter((o) => o.kind.endsWith('RoleBinding')) as (Manifest & { roleRef: { kind: string; name: string }; subjects: { kind: string; name: string; namespace?: string }[] })[]) {
       const provided = fromKubernetes.has(`${b.roleRef.kind}/${b.roleRef.name}`);
       expect(provided || objs.some((o) => o.kind === b.roleRef.kind && o.metadata.name === b.roleRef.name), `${b.metadata.name} → ${b.roleRef.name}`).toBe(true);
       for (const s of b.subjects.filter((x: { kind: string }) => x.kind === 'ServiceAccount')) {
@@ -105,7 +105,7 @@ describe('RBAC', () => {
   });
 
   const can = (role: string, group: string, resource: string, verb: string) =>
-    (findObject('ClusterRole', role).rules as any[]).some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
+    (findObject('ClusterRole', role).rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[]).some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
 
   it.each([
     ['kubevirt.io:view', 'kubevirt.io', 'virtualmachines', 'list', true],

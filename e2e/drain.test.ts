@@ -10,6 +10,7 @@ import type { TestCluster } from './harness';
 import { clientsOf, CounterReader, getVMI, NS, startGuest, until } from './migration-helpers';
 import { makeKubectl, type Kubectl } from './support/kubectl';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
+import type { VirtualMachineInstanceMigration } from '../lib/kubevirt';
 
 const GUESTS = ['evac-a', 'evac-b'];
 let lc: LifecycleCluster;
@@ -63,7 +64,7 @@ describe('kubectl drain', () => {
 
     const node = await k.core.readNode({ name: 'node-1' });
     expect(node.spec?.unschedulable).toBe(true);
-    const migrations = (await k.migrations.list(NS)).items as any[];
+    const migrations = (await k.migrations.list(NS)).items as VirtualMachineInstanceMigration[];
     for (const name of GUESTS) {
       const vmi = await getVMI(k, name);
       expect(vmi.status).toMatchObject({ phase: 'Running', nodeName: 'node-2' });

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { CoreV1EventList, V1Node, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { apiGet } from '../server/up/readiness';
 import { freePort, startCluster, type TestCluster } from './harness';
@@ -55,7 +56,7 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a hung virt-handler (SIGSTOP) is res
   expect(handlerPids()).not.toContain(before);
   expect(Date.now() - started).toBeLessThan(20_000);
   await until('the node advertising a handler that answers', 30_000, async () => {
-    const endpoint = (await apiGet(cluster.access, '/api/v1/nodes/node-1')).body?.metadata?.annotations?.['kubevirt.io/handler-endpoint'];
+    const endpoint = (await apiGet<V1Node>(cluster.access, '/api/v1/nodes/node-1')).body?.metadata?.annotations?.['kubevirt.io/handler-endpoint'];
     return endpoint ? (await fetch(`${endpoint}/healthz`).then((r) => r.status === 200).catch(() => false)) || undefined : undefined;
   });
 });
@@ -75,11 +76,11 @@ it.skipIf(!!process.env.KV_E2E_KUBECONFIG)('a Pod with any image but the launche
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', `touch ${marker}`] }] } };
   execFileSync('kubectl', ['--kubeconfig', cluster.kubeconfig, 'apply', '-f', '-'], { input: JSON.stringify(pod) });
   const waiting = await until('the pod to be refused', 30_000, async () => {
-    const p = (await apiGet(cluster.access, '/api/v1/namespaces/default/pods/shell')).body;
+    const p = (await apiGet<V1Pod>(cluster.access, '/api/v1/namespaces/default/pods/shell')).body;
     return p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull' ? p.status.containerStatuses[0].state.waiting : undefined;
   });
   expect(waiting.message).toMatch(/image "busybox" not runnable by the embedded kubelet/);
-  const events = (await apiGet(cluster.access, '/api/v1/namespaces/default/events')).body.items as { involvedObject: { name: string }; reason: string; type: string }[];
+  const events = (await apiGet<CoreV1EventList>(cluster.access, '/api/v1/namespaces/default/events')).body!.items as { involvedObject: { name: string }; reason: string; type: string }[];
   expect(events.some((e) => e.involvedObject.name === 'shell' && e.type === 'Warning')).toBe(true);
   expect(existsSync(marker)).toBe(false);
   execFileSync('kubectl', ['--kubeconfig', cluster.kubeconfig, 'delete', 'pod', 'shell', '--wait=true', '--timeout=30s']);

@@ -8,8 +8,9 @@ export function adminAccess() {
   return readApiAccess(process.env.KV_E2E_KUBECONFIG!)!;
 }
 
-export async function getObject(path: string): Promise<any> {
-  const r = await apiGet(adminAccess(), path, 5000);
+/** The object at `path` as `T` (the JSON is not checked), or undefined when the GET is not 200. */
+export async function getObject<T = unknown>(path: string): Promise<T | undefined> {
+  const r = await apiGet<T>(adminAccess(), path, 5000);
   return r.status === 200 ? r.body : undefined;
 }
 

@@ -7,6 +7,7 @@
  * afterwards. Prints requests/s and the count per status. HTTP_FUZZ_COUNT (default 100,000) and
  * HTTP_FUZZ_SEED override.
  */
+import type { V1Endpoints, V1NodeList } from '@kubernetes/client-node';
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { connect as netConnect, type Socket } from 'node:net';
@@ -33,18 +34,18 @@ async function discoverListeners(): Promise<Listener[]> {
   const tls = (u: string) => ({ url: new URL(u), agent: new HttpsAgent({ keepAlive: true, maxSockets: CONCURRENCY, rejectUnauthorized: false }) });
   const plain = (u: string) => ({ url: new URL(u), agent: new HttpAgent({ keepAlive: true, maxSockets: CONCURRENCY }) });
   const out: Listener[] = [{ name: 'apiserver', ...tls(cluster.access.server) }];
-  const ep = (await apiGet(cluster.access, '/api/v1/namespaces/kubevirt/endpoints/virt-api')).body;
+  const ep = (await apiGet<V1Endpoints>(cluster.access, '/api/v1/namespaces/kubevirt/endpoints/virt-api')).body;
   const addr = ep?.subsets?.[0];
-  if (addr) out.push({ name: 'virt-api', ...tls(`https://${addr.addresses[0].ip}:${addr.ports[0].port}`) });
+  if (addr) out.push({ name: 'virt-api', ...tls(`https://${addr.addresses![0].ip}:${addr.ports![0].port}`) });
   if (cluster.consoleUrl) out.push({ name: 'console', ...plain(cluster.consoleUrl) });
-  const upload = (await apiGet(cluster.access, '/api/v1/namespaces/kubevirt/endpoints/cdi-uploadproxy')).body?.subsets?.[0];
-  if (upload) out.push({ name: 'uploadproxy', ...plain(`http://${upload.addresses[0].ip}:${upload.ports[0].port}`) });
-  for (const node of (await apiGet(cluster.access, '/api/v1/nodes')).body.items) {
-    const url = node.metadata.annotations?.[Annotation.HandlerEndpoint];
-    if (url) out.push({ name: `${node.metadata.name}-handler`, ...(url.startsWith('https') ? tls(url) : plain(url)) });
+  const upload = (await apiGet<V1Endpoints>(cluster.access, '/api/v1/namespaces/kubevirt/endpoints/cdi-uploadproxy')).body?.subsets?.[0];
+  if (upload) out.push({ name: 'uploadproxy', ...plain(`http://${upload.addresses![0].ip}:${upload.ports![0].port}`) });
+  for (const node of (await apiGet<V1NodeList>(cluster.access, '/api/v1/nodes')).body!.items) {
+    const url = node.metadata!.annotations?.[Annotation.HandlerEndpoint];
+    if (url) out.push({ name: `${node.metadata!.name}-handler`, ...(url.startsWith('https') ? tls(url) : plain(url)) });
     const kubeletPort = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
     const ip = node.status?.addresses?.find((a: { type: string }) => a.type === 'InternalIP')?.address;
-    if (kubeletPort && ip) out.push({ name: `${node.metadata.name}-kubelet`, ...plain(`http://${ip}:${kubeletPort}`) });
+    if (kubeletPort && ip) out.push({ name: `${node.metadata!.name}-kubelet`, ...plain(`http://${ip}:${kubeletPort}`) });
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * page shows the instance type and preference. Screenshots in test-results/journey/.
  */
 import { expect, test, type Page } from '@playwright/test';
+import type { VirtualMachine, VirtualMachineInstance } from '../lib/kubevirt';
 import { adminLoginUrl, getObject, snap } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -53,12 +54,12 @@ test('create it and see it Running with the instance type shown', async () => {
   await expect(page.locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
   await expect(page.locator('dt', { hasText: 'CPU' }).locator('xpath=following-sibling::dd[1]')).toHaveText('1 vCPU');
   await snap(page, 'typed-running');
-  const vm = await getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`);
+  const vm = (await getObject<VirtualMachine>(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`))!;
   expect(vm.spec.instancetype).toMatchObject({ name: 'u1.nano', kind: 'VirtualMachineClusterInstancetype' });
-  expect(vm.spec.instancetype.revisionName).toBeTruthy();
+  expect(vm.spec.instancetype!.revisionName).toBeTruthy();
   expect(vm.spec.template.spec.domain.memory).toBeUndefined();
-  const vmi = await getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${VM}`);
-  expect(vmi.spec.domain.memory.guest).toBe('512Mi');
+  const vmi = (await getObject<VirtualMachineInstance>(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${VM}`))!;
+  expect(vmi.spec.domain.memory!.guest).toBe('512Mi');
   expect(vmi.spec.domain.cpu).toMatchObject({ sockets: 1, cores: 1, threads: 1 });
 });
 

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import type { VirtualMachineInstance } from '../lib/kubevirt';
 import { canvasColours, getObject, signInAsViewer, snap, adminLoginUrl } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -147,7 +148,7 @@ test('VNC toolbar: send keys, paste as typing, screenshot — read the effects o
 });
 
 test('migrate with one click and watch the progress bar; the open VNC console follows', async () => {
-  const before = (await getObject(vmiPath))?.status?.nodeName;
+  const before = (await getObject<VirtualMachineInstance>(vmiPath))?.status?.nodeName;
   expect(before, 'the VMI reports its node').toBeTruthy();
   await openTab(page, 'VNC console');
   await expect(page.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
@@ -167,7 +168,7 @@ test('migrate with one click and watch the progress bar; the open VNC console fo
   await expect(bar.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByText('Last migration')).toBeVisible();
   await expect(bar).toContainText('downtime');
-  const after = (await getObject(vmiPath))?.status?.nodeName;
+  const after = (await getObject<VirtualMachineInstance>(vmiPath))?.status?.nodeName;
   expect(after).toBeTruthy();
   expect(after).not.toBe(before);
   await expect(bar).toContainText(`${before} → ${after}`);
@@ -212,7 +213,7 @@ test('a view-only sign-in can look but not act', async ({ browser }) => {
   await expect(viewer.getByRole('alert').filter({ hasText: /forbidden/i })).toBeVisible();
   await snap(viewer, 'viewer-create-refused');
   expect(await getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/viewer-made`)).toBeUndefined();
-  expect((await getObject(vmiPath))?.status?.phase).toBe('Running');
+  expect((await getObject<VirtualMachineInstance>(vmiPath))?.status?.phase).toBe('Running');
   await viewer.context().close();
 });
 

@@ -9,6 +9,7 @@ import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycl
 import { callAction, hasSettled, isRunning, lifecycleTable, prepareVM, type Row } from './support/lifecycle-table';
 import { callRest, until } from './support/rest';
 import { NS, readState, type VMState } from './support/vm-fixtures';
+import type { VirtualMachineInstanceMigration } from '../lib/kubevirt';
 
 const SETTLE_MS = 150_000;
 let c: LifecycleCluster;
@@ -31,9 +32,9 @@ function vmFor(r: Row): { name: string; ready: Promise<VMState> } {
   return { name, ready: prepared.get(name)! };
 }
 
-async function migrationsOf(name: string): Promise<any[]> {
+async function migrationsOf(name: string): Promise<VirtualMachineInstanceMigration[]> {
   const list = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`)).body;
-  return (list.items ?? []).filter((m: any) => m.spec?.vmiName === name);
+  return (list.items ?? []).filter((m: VirtualMachineInstanceMigration) => m.spec?.vmiName === name);
 }
 
 describe('runStrategy × action', () => {

@@ -9,6 +9,7 @@ import type { KubeClients } from '../server/kube/clients';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import { startCluster, type TestCluster } from './harness';
 import { clientsOf, finalMigration, getVMI, migrate, NS, until } from './migration-helpers';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { Annotation } from '../lib/kubevirt/labels';
 
 const CMDLINE = 'console=tty0 console=ttyS0,115200 quiet panic=-1';
@@ -54,7 +55,7 @@ describe('live migration with a written disk', () => {
         domain: { memory: { guest: '128Mi' }, firmware: { kernelBoot: { kernelArgs: CMDLINE } }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }, { name: 'scratch', disk: { bus: 'virtio' } }] } },
         volumes: [{ name: 'root', containerDisk: { image: 'demo' } }, { name: 'scratch', emptyDisk: { capacity: '16Mi' } }],
       },
-    } as any);
+    } as KubernetesObject);
     const vmi = await until('writer Running', async () => { const v = await getVMI(k, 'writer'); return v?.status?.phase === 'Running' && v; }, 120_000);
     const from = vmi.status.nodeName;
     let sh = await shell('writer');

@@ -45,7 +45,7 @@ describe('live migration', () => {
       visited.push(after.status.nodeName);
       expect(vmim.status.migrationState).toMatchObject({ sourceNode: from, targetNode: after.status.nodeName, completed: true });
       expect(Date.parse(vmim.status.migrationState.endTimestamp)).toBeGreaterThanOrEqual(Date.parse(vmim.status.migrationState.startTimestamp));
-      expect(vmim.status.phaseTransitionTimestamps.map((p: any) => p.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', 'Succeeded']);
+      expect(vmim.status.phaseTransitionTimestamps.map((p: { phase: string }) => p.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled', 'PreparingTarget', 'TargetReady', 'Running', 'Succeeded']);
       const progress = JSON.parse(vmim.metadata.annotations['kubevirt-ts.io/migration-progress']);
       expect(progress.status).toBe('completed');
       await until('source QEMU gone', () => !isAlive(sourcePid), 30_000);

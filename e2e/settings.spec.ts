@@ -4,6 +4,7 @@
  * at once (virt-controller and virt-api read it live).
  */
 import { expect, test } from '@playwright/test';
+import type { KubeVirt } from '../lib/kubevirt';
 import { getObject, snap, adminLoginUrl } from './helpers';
 
 const CR = '/apis/kubevirt.io/v1/namespaces/kubevirt/kubevirts/kubevirt';
@@ -21,6 +22,6 @@ test('Settings shows the KubeVirt CR, refuses a bad limit and saves a good one',
   await page.getByLabel('Allow post-copy').check();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('KubeVirt configuration saved')).toBeVisible();
-  await expect.poll(async () => (await getObject(CR)).spec.configuration.migrations).toMatchObject({ parallelMigrationsPerCluster: 7, allowPostCopy: true });
+  await expect.poll(async () => (await getObject<KubeVirt>(CR))!.spec!.configuration!.migrations).toMatchObject({ parallelMigrationsPerCluster: 7, allowPostCopy: true });
   await snap(page, 'settings');
 });

@@ -4,7 +4,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { V1ClusterRole, V1Container, V1PodTemplateSpec } from '@kubernetes/client-node';
+import type { V1ClusterRole, V1Container, V1CustomResourceDefinition, V1PodTemplateSpec } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 
 export const DEPLOY_DIR = join(import.meta.dirname, '..');
@@ -12,7 +12,7 @@ export const CLUSTER_DIR = join(DEPLOY_DIR, 'cluster');
 export const CRD_DIR = join(DEPLOY_DIR, 'crds');
 export const NAMESPACE = 'kubevirt';
 
-export interface Manifest { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [k: string]: any }
+export interface Manifest { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [k: string]: unknown }
 export interface Located { file: string; obj: Manifest }
 
 /** Every YAML document of a file; a parse error throws with the file name. */
@@ -47,7 +47,7 @@ export function findObject(kind: string, name: string): Manifest {
   return found.obj;
 }
 
-export const podTemplateOf = (workload: Manifest): V1PodTemplateSpec => workload.spec.template;
+export const podTemplateOf = (workload: Manifest): V1PodTemplateSpec => (workload.spec as { template: V1PodTemplateSpec }).template;
 export const workloads = () => clusterObjects().map((l) => l.obj).filter((o) => o.kind === 'Deployment' || o.kind === 'DaemonSet');
 export const containersOf = (w: Manifest): V1Container[] => [...(podTemplateOf(w).spec!.initContainers ?? []), ...podTemplateOf(w).spec!.containers];
 export const clusterRoles = () => clusterObjects().map((l) => l.obj).filter((o) => o.kind === 'ClusterRole') as unknown as (V1ClusterRole & Manifest)[];
@@ -55,8 +55,8 @@ export const clusterRoles = () => clusterObjects().map((l) => l.obj).filter((o) 
 export interface CrdFacts { group: string; plural: string; kind: string; namespaced: boolean; subresources: string[] }
 
 export function crdFacts(): CrdFacts[] {
-  return (yamlFilesUnder(CRD_DIR).flatMap((f) => readYamlFile(join(CRD_DIR, f))) as Manifest[]).map((crd) => ({
+  return (yamlFilesUnder(CRD_DIR).flatMap((f) => readYamlFile(join(CRD_DIR, f))) as V1CustomResourceDefinition[]).map((crd) => ({
     group: crd.spec.group, plural: crd.spec.names.plural, kind: crd.spec.names.kind, namespaced: crd.spec.scope === 'Namespaced',
-    subresources: Object.keys(crd.spec.versions.find((v: any) => v.storage)?.subresources ?? {}),
+    subresources: Object.keys(crd.spec.versions.find((v) => v.storage)?.subresources ?? {}),
   }));
 }

@@ -50,7 +50,7 @@ function applyEdit(root: object, e: Edit): void {
 
 export type Kind = 'VirtualMachine' | 'VirtualMachineInstance';
 
-function baseManifest(kind: Kind, name: string): Record<string, any> {
+function baseManifest(kind: Kind, name: string): Record<string, unknown> {
   const vm = demoVM(name, { runStrategy: 'Halted', userScript: '#!/bin/sh\necho hi\n' });
   if (kind === 'VirtualMachine') return vm;
   return { apiVersion: 'kubevirt.io/v1', kind, metadata: { name, namespace: NS }, spec: vm.spec.template.spec };

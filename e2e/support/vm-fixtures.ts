@@ -60,6 +60,6 @@ export interface VMState {
 
 export async function readState(admin: Endpoint, name: string): Promise<VMState> {
   const [vm, vmi] = await Promise.all([readVM(admin, name), readVMI(admin, name)]);
-  const paused = (vmi?.status?.conditions ?? []).some((c: any) => c.type === 'Paused' && c.status === 'True');
+  const paused = (vmi?.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Paused' && c.status === 'True');
   return { printable: vm?.status?.printableStatus, runStrategy: vm?.spec?.runStrategy, vmiUID: vmi?.metadata?.uid, vmiPhase: vmi?.status?.phase, paused, pendingRequests: vm?.status?.stateChangeRequests?.length ?? 0 };
 }

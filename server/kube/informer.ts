@@ -1,4 +1,4 @@
-import { Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
+import { Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject, type V1Status } from '@kubernetes/client-node';
 import { log } from '../log';
 import { isGone, messageOf } from './api-errors';
 import { Backoff, delay } from './backoff';
@@ -128,16 +128,17 @@ export class Informer<T extends KubernetesObject> {
       let controller: AbortController | undefined;
       const onAbort = () => controller?.abort();
       signal.addEventListener('abort', onAbort, { once: true });
-      const onEvent = (phase: string, obj: any) => {
+      // an ERROR event carries a Status; every other event an object of the collection
+      const onEvent = (phase: string, obj: T | V1Status) => {
         end.events++;
         if (phase === 'ERROR') {
-          if (obj?.code === 410) end.gone = true;
+          if ((obj as V1Status | undefined)?.code === 410) end.gone = true;
           else this.log.warn({ status: obj }, 'watch error event');
           return;
         }
         if (obj?.metadata?.resourceVersion) this.resourceVersion = obj.metadata.resourceVersion;
-        if (phase === 'ADDED' || phase === 'MODIFIED') this.dispatch([this.store.upsert(obj)]);
-        else if (phase === 'DELETED') this.dispatch([this.store.remove(obj)]);
+        if (phase === 'ADDED' || phase === 'MODIFIED') this.dispatch([this.store.upsert(obj as T)]);
+        else if (phase === 'DELETED') this.dispatch([this.store.remove(obj as T)]);
       };
       const onDone = (err: unknown) => {
         signal.removeEventListener('abort', onAbort);

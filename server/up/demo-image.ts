@@ -16,7 +16,7 @@ export async function ensureDemoImage(imagesDir: string, log: Logger): Promise<v
     return;
   }
   try {
-    const store: any = await import('../images/image-store');
+    const store = await import('../images/image-store');
     await store.importDemoImage(imagesDir, buildDir);
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'demo image import failed');

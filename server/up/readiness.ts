@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { parse } from 'yaml';
+import type { V1NodeList } from '@kubernetes/client-node';
 import { Annotation } from '../../lib/kubevirt/labels';
 
 export interface ApiAccess { server: string; ca: string; token: string }
@@ -17,17 +18,20 @@ export function readApiAccess(kubeconfigPath: string): ApiAccess | undefined {
   return { server: cluster.server, ca, token: user.token };
 }
 
-/** GET a path on the API server; resolves with status and parsed JSON body (or undefined). */
-export function apiGet(access: ApiAccess, path: string, timeoutMs = 2000): Promise<{ status: number; body: any }> {
+/**
+ * GET a path on the API server; resolves with status and parsed JSON body (or undefined). `T` is
+ * what the caller expects the JSON to be (not checked); a body that is not JSON comes as its text.
+ */
+export function apiGet<T = unknown>(access: ApiAccess, path: string, timeoutMs = 2000): Promise<{ status: number; body: T | undefined }> {
   return new Promise((resolveGet) => {
     const req = request(new URL(path, access.server), { ca: access.ca || undefined, headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' }, timeout: timeoutMs }, (res) => {
       let data = '';
       res.setEncoding('utf8');
       res.on('data', (c) => { data += c; });
       res.on('end', () => {
-        let body: any;
+        let body: unknown;
         try { body = JSON.parse(data); } catch { body = data; }
-        resolveGet({ status: res.statusCode ?? 0, body });
+        resolveGet({ status: res.statusCode ?? 0, body: body as T });
       });
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
@@ -64,20 +68,20 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
  * (`kv up --bare`, no virt-handler): Ready is enough.
  */
 export async function readyNodes(access: ApiAccess, opts: { withHandler?: boolean } = {}): Promise<string[]> {
-  const { status, body } = await apiGet(access, '/api/v1/nodes');
+  const { status, body } = await apiGet<V1NodeList>(access, '/api/v1/nodes');
   if (status !== 200) return [];
-  return (body.items ?? [])
-    .filter((n: any) => n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'))
-    .filter((n: any) => opts.withHandler === false || !!n.metadata?.annotations?.[Annotation.HandlerEndpoint])
-    .map((n: any) => n.metadata.name);
+  return (body!.items ?? [])
+    .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+    .filter((n) => opts.withHandler === false || !!n.metadata?.annotations?.[Annotation.HandlerEndpoint])
+    .map((n) => n.metadata!.name!);
 }
 
 interface NodeNetwork { metadata?: { name?: string }; spec?: { podCIDR?: string }; status?: { conditions?: { type: string; status: string; message?: string }[] } }
 
 /** One line on the nodes' pod network: their ranges, or why pods share the host's network. */
 export async function podNetworkLine(access: ApiAccess): Promise<string> {
-  const { status, body } = await apiGet(access, '/api/v1/nodes');
-  const nodes: NodeNetwork[] = status === 200 ? body.items ?? [] : [];
+  const { status, body } = await apiGet<{ items?: NodeNetwork[] }>(access, '/api/v1/nodes');
+  const nodes: NodeNetwork[] = status === 200 ? body!.items ?? [] : [];
   const ranges = nodes.filter((n) => n.spec?.podCIDR).map((n) => `${n.metadata?.name} ${n.spec!.podCIDR}`);
   if (ranges.length === nodes.length && ranges.length) return `pod network: ${ranges.join(', ')} (docs/networking.md)`;
   const why = nodes.flatMap((n) => n.status?.conditions ?? []).find((c) => c.type === 'NetworkUnavailable' && c.status === 'True')?.message;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import type { VirtualMachineInstance, VMIPhase } from '../../lib/kubevirt';
 import type { DomainStatus } from '../virt-launcher/protocol';
 import { computeDomainStatus } from './compute-domain-status';
 
@@ -11,7 +11,7 @@ const vmi = (over: Partial<VirtualMachineInstance> = {}, phase = 'Scheduled'): V
     networks: [{ name: 'default', pod: {} }],
     volumes: [{ name: 'root', containerDisk: { image: 'demo' } }],
   },
-  status: { phase: phase as any, nodeName: 'node-1' },
+  status: { phase: phase as VMIPhase, nodeName: 'node-1' },
   ...over,
 });
 const domain = (state: DomainStatus['state'], extra: Partial<DomainStatus> = {}): DomainStatus => ({ vmiUID: 'uid-1', state, accel: 'tcg', ...extra });

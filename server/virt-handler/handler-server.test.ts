@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { VirtualMachineInstance } from '../../lib/kubevirt';
+import type { VirtualMachineInstance, VMIPhase } from '../../lib/kubevirt';
 import { createHandlerServer } from './handler-server';
 import { LauncherConnections } from './launcher-connections';
 import { createHandlerMetrics } from './metrics';
@@ -11,7 +11,7 @@ const TOKEN = 'secret-token';
 const vmi = (phase: string): VirtualMachineInstance => ({
   metadata: { name: 'demo', namespace: 'default', uid: 'uid-1' },
   spec: { domain: { devices: {} } },
-  status: { phase: phase as any, nodeName: 'node-1' },
+  status: { phase: phase as VMIPhase, nodeName: 'node-1' },
 });
 
 let launcher: FakeLauncher;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const metrics = createHandlerMetrics('node-1', {
     running: () => [{ vmi: vmi('Running'), stats: () => connections.get(launcher.podDir, 'default/demo').client.request('stats') }],
   });
-  const { server } = createHandlerServer({ handler: handler as any, token: TOKEN, metrics: () => metrics.scrape() });
+  const { server } = createHandlerServer({ handler, token: TOKEN, metrics: () => metrics.scrape() });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = async () => { connections.closeAll(); server.closeAllConnections(); await new Promise((r) => server.close(r)); await launcher.stop(); };

@@ -10,6 +10,7 @@ import { makeKubeConfig } from '../kube/kubeconfig';
 import { startHandler } from './main';
 import { FakeLauncher } from './testing/fake-launcher';
 import { Annotation } from '../../lib/kubevirt/labels';
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
 
 const NODE = 'node-1';
 const NS = 'default';
@@ -20,7 +21,7 @@ const launchers: FakeLauncher[] = [];
 
 const startMyHandler = () => startHandler({ node: NODE, dataDir: api.dataDir, kc: makeKubeConfig({ server: api.srv.url, token: api.srv.adminToken, caPem: api.srv.caPem }) });
 const getVMI = async (name: string) => (await api.call('GET', `${vmis}/${name}`)).body;
-const cond = (vmi: any, type: string) => vmi.status?.conditions?.find((c: any) => c.type === type);
+const cond = (vmi: VirtualMachineInstance, type: string) => vmi.status?.conditions?.find((c) => c.type === type);
 
 /** What the controller and kubelet would have done: a Scheduled VMI on NODE with a live launcher. */
 async function scheduledVMI(name: string): Promise<FakeLauncher> {

@@ -42,7 +42,7 @@ const RESYNC_MS = 15_000;
 const isFinal = (p?: string) => p === Phase.Succeeded || p === Phase.Failed;
 
 export class VMIHandler {
-  readonly vmis: Informer<any>;
+  readonly vmis: Informer<VirtualMachineInstance & KubernetesObject>;
   readonly connections: LauncherConnections;
   private readonly controller: Controller;
   private readonly log;
@@ -64,7 +64,7 @@ export class VMIHandler {
       async (podDir, key, creds) => { await this.connections.get(podDir, key).client.request('setAccessCredentials', creds); },
       (key) => this.controller.enqueue(key),
     );
-    const mine = (vmi: any) => vmi?.status?.nodeName === opts.node;
+    const mine = (vmi: VirtualMachineInstance | undefined) => vmi?.status?.nodeName === opts.node;
     this.vmis.on({
       add: (vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
       update: (_old, vmi) => { if (mine(vmi)) this.controller.enqueue(vmi); },
@@ -108,7 +108,7 @@ export class VMIHandler {
     }
     const seen = await observeLauncher(this.connections, podDir, key, vmi, () => this.controller.enqueue(key), (v) => resolveLauncherInputs(v, this.inputReader));
     if (seen.waiting) return this.controller.enqueueAfter(key, LAUNCHER_POLL_MS);
-    if (seen.shutdownStarted) void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
+    if (seen.shutdownStarted) void this.opts.recorder.record(vmi as KubernetesObject, EventTypeNormal, Reason.ShuttingDown, 'Signaled Graceful Shutdown');
     const agentConnected = seen.domain?.state === 'running' && isAgentConnected(seen);
     const accessCredentials = this.credentials.observe(vmi, podDir, key, agentConnected);
     let status = computeDomainStatus(vmi, { ...seen, accessCredentials, node: this.opts.node, now: new Date() });
@@ -126,7 +126,7 @@ export class VMIHandler {
       if (volumeStatus) status.volumeStatus = volumeStatus;
     }
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
-      const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any) as VirtualMachineInstance;
+      const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as KubernetesObject) as VirtualMachineInstance;
       this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);
       this.recordTransition(vmi, status.phase, status.reason);
     }
@@ -174,8 +174,8 @@ export class VMIHandler {
     if (phase === vmi.status?.phase) return;
     this.log.info({ namespace: vmi.metadata.namespace, name: vmi.metadata.name, uid: vmi.metadata.uid, from: vmi.status?.phase, to: phase, reason }, 'VMI phase changed');
     const rec = this.opts.recorder;
-    if (phase === Phase.Running) void rec.record(vmi as any, EventTypeNormal, Reason.Started, 'VirtualMachineInstance started.');
-    else if (phase === Phase.Succeeded) void rec.record(vmi as any, EventTypeNormal, Reason.Stopped, 'The VirtualMachineInstance was shut down.');
-    else if (phase === Phase.Failed) void rec.record(vmi as any, EventTypeWarning, Reason.Stopped, `The VirtualMachineInstance crashed${reason ? `: ${reason}` : ''}.`);
+    if (phase === Phase.Running) void rec.record(vmi as KubernetesObject, EventTypeNormal, Reason.Started, 'VirtualMachineInstance started.');
+    else if (phase === Phase.Succeeded) void rec.record(vmi as KubernetesObject, EventTypeNormal, Reason.Stopped, 'The VirtualMachineInstance was shut down.');
+    else if (phase === Phase.Failed) void rec.record(vmi as KubernetesObject, EventTypeWarning, Reason.Stopped, `The VirtualMachineInstance crashed${reason ? `: ${reason}` : ''}.`);
   }
 }

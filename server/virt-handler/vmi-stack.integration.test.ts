@@ -9,6 +9,7 @@ import { makeKubeConfig } from '../kube/kubeconfig';
 import { probeRFB } from './testing/rfb-probe';
 import { findProcesses, handlerAccess, isAlive, openStream, qemuPidOf, waitForSerial } from './testing/stack-helpers';
 import { Annotation } from '../../lib/kubevirt/labels';
+import type { VirtualMachineInstance } from '../../lib/kubevirt';
 
 const NS = 'default';
 let cluster: TestCluster;
@@ -23,8 +24,8 @@ const vmiSpec = (name: string, opts: { image?: string; memory?: string; grace?: 
     volumes: [{ name: 'root', containerDisk: { image: opts.image ?? 'demo' } }],
   },
 });
-const getVMI = async (name: string): Promise<any> => k.vmis.get(NS, name).catch(() => undefined);
-const cond = (vmi: any, type: string) => vmi?.status?.conditions?.find((c: any) => c.type === type);
+const getVMI = async (name: string) => (await k.vmis.get(NS, name).catch(() => undefined)) as VirtualMachineInstance | undefined;
+const cond = (vmi: VirtualMachineInstance | undefined, type: string) => vmi?.status?.conditions?.find((c) => c.type === type);
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -36,11 +37,11 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-async function runningVMI(name: string, opts = {}): Promise<{ vmi: any; node: string; podUID: string; qemuPid: number }> {
-  await k.vmis.create(NS, vmiSpec(name, opts) as any);
+async function runningVMI(name: string, opts = {}): Promise<{ vmi: VirtualMachineInstance; node: string; podUID: string; qemuPid: number }> {
+  await k.vmis.create(NS, vmiSpec(name, opts));
   const vmi = await until(`${name} Running`, async () => { const v = await getVMI(name); return v?.status?.phase === 'Running' && v; });
-  const node = vmi.status.nodeName;
-  const podUID = Object.keys(vmi.status.activePods)[0];
+  const node = vmi.status!.nodeName!;
+  const podUID = Object.keys(vmi.status!.activePods!)[0];
   const qemuPid = await until('qemu pid', async () => qemuPidOf(cluster.dataDir, node, podUID), 10_000);
   qemuPids.push(qemuPid);
   return { vmi, node, podUID, qemuPid };
@@ -90,7 +91,7 @@ describe('a VMI on kv up', () => {
     const { qemuPid } = await runningVMI('demo-2');
     process.kill(qemuPid, 'SIGKILL');
     const vmi = await until('Failed', async () => { const v = await getVMI('demo-2'); return v?.status?.phase === 'Failed' && v; }, 30_000);
-    expect(vmi.status.reason).toBeTruthy();
+    expect(vmi.status!.reason).toBeTruthy();
   }, 120_000);
 
   it('the guest keeps running through kill -9 of virt-handler and the kubelet', async () => {
@@ -112,18 +113,18 @@ describe('a VMI on kv up', () => {
     await waitForSerial(serial, 'login:', 30_000);
     serial.close();
     expect(isAlive(qemuPid)).toBe(true);
-    expect((await getVMI('demo-3')).status.phase).toBe('Running');
+    expect((await getVMI('demo-3'))!.status!.phase).toBe('Running');
   }, 180_000);
 
   it('says why a VMI larger than any node cannot be scheduled', async () => {
-    await k.vmis.create(NS, vmiSpec('huge', { memory: '4096Gi' }) as any);
+    await k.vmis.create(NS, vmiSpec('huge', { memory: '4096Gi' }));
     const c = await until('PodScheduled', async () => cond(await getVMI('huge'), 'PodScheduled'), 30_000);
     expect(c).toMatchObject({ status: 'False', reason: 'Unschedulable' });
     expect(c.message).toMatch(/Insufficient memory/);
   }, 60_000);
 
   it('says clearly that an image is unknown', async () => {
-    await k.vmis.create(NS, vmiSpec('ghost', { image: 'foo' }) as any);
+    await k.vmis.create(NS, vmiSpec('ghost', { image: 'foo' }));
     const c = await until('Synchronized', async () => cond(await getVMI('ghost'), 'Synchronized'), 30_000);
     // not in the store: the kubelet tries Docker Hub (docker.io/library/foo), which this machine cannot reach
     expect(c).toMatchObject({ status: 'False', reason: expect.stringMatching(/^(ErrImagePull|ImagePullBackOff)$/) });

@@ -9,9 +9,12 @@ import { POD_FILES } from './protocol';
 
 const DEFAULT_TIMEOUT_MS = 1_500;
 
+/** One line from the agent: a command's `return` or its `error`. */
+interface AgentReply { return?: unknown; error?: { class?: string; desc?: string } }
+
 class AgentSession {
   private buffer = '';
-  private waiters: ((msg: Record<string, any>) => void)[] = [];
+  private waiters: ((msg: AgentReply) => void)[] = [];
 
   constructor(private readonly socket: Socket) {
     socket.setEncoding('utf8');
@@ -27,7 +30,7 @@ class AgentSession {
     });
   }
 
-  private next(): Promise<Record<string, any>> { return new Promise((resolve) => this.waiters.push(resolve)); }
+  private next(): Promise<AgentReply> { return new Promise((resolve) => this.waiters.push(resolve)); }
 
   async sync(): Promise<void> {
     const id = Math.floor(Math.random() * 2 ** 31);

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { log } from '../log';
-import { DOMAIN_REASONS, LAUNCHER_ERRORS, POD_FILES, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherInputs, type LauncherVMI, type MigrationInfo } from './protocol';
+import { DOMAIN_REASONS, LAUNCHER_ERRORS, POD_FILES, type AccessCredentials, type CommandArgs, type CommandName, type DomainStatus, type HotplugDisk, type LauncherEvent, type LauncherInputs, type LauncherVMI, type MigrationInfo } from './protocol';
 import { checkLauncherVMI } from './vmi-types';
 import { ConverterError, renderQemuArgs, type ConverterInput, type ConverterOutput } from './converter/qemu-args';
 import { Domain, type DomainExit } from './domain';
@@ -61,7 +61,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   constructor(readonly opts: LauncherOptions) { super(); }
 
   async handle<C extends CommandName>(cmd: C, args: CommandArgs<C>): Promise<unknown> {
-    const a = args as any;
+    // read as every command's fields at once (all optional: a request may come without args); each case reads its own
+    const a = args as Partial<CommandArgs<'prepareIncoming'> & CommandArgs<'shutdown'> & CommandArgs<'freeze'> & NonNullable<CommandArgs<'screendump'>> & CommandArgs<'hotplug'> & CommandArgs<'setCPUs'>> | undefined;
     switch (cmd) {
       case 'sync': return this.ensureDomain(a?.vmi, false, a?.inputs);
       case 'prepareIncoming': return this.prepareIncoming(a?.vmi, a?.allowPostCopy === true, a?.inputs);
@@ -77,10 +78,10 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'guestFilesystems': this.requireDomain(); return this.fromAgent(() => queryGuestFilesystems(this.opts.podDir));
       case 'freeze': return this.freeze(Number(a?.unfreezeTimeoutSeconds ?? 0));
       case 'unfreeze': return this.unfreeze();
-      case 'setAccessCredentials': this.requireDomain(); await this.fromAgent(() => applyAccessCredentials(this.opts.podDir, a ?? {})); return { ok: true };
+      case 'setAccessCredentials': this.requireDomain(); await this.fromAgent(() => applyAccessCredentials(this.opts.podDir, (args as AccessCredentials | undefined) ?? {})); return { ok: true };
       case 'stats': return this.stats();
       case 'screendump': return this.screendump(a?.format === 'png' ? 'png' : 'ppm');
-      case 'migrate': return this.migrate(a);
+      case 'migrate': return this.migrate(args as CommandArgs<'migrate'>);
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'hotplug': return this.hotplug(a?.disks);
       case 'setCPUs': return this.setCPUs(a?.sockets);

@@ -29,7 +29,7 @@ describe('QmpClient against a real QEMU', () => {
     ['bad arguments', 'query-status', { bogus: 1 }, 'GenericError'],
   ])('rejects %s with the QMP error class', async (_label, cmd, args, errorClass) => {
     const c = await connect();
-    const err: any = await c.execute(cmd, args as Record<string, unknown> | undefined).catch((e: unknown) => e);
+    const err = await c.execute(cmd, args as Record<string, unknown> | undefined).catch((e: unknown) => e) as QmpError;
     expect(err).toBeInstanceOf(QmpError);
     expect(err.errorClass).toBe(errorClass);
   });

@@ -19,6 +19,9 @@ export class QmpError extends Error {
 
 export interface QmpEvent { event: string; data?: Record<string, unknown>; timestamp?: { seconds: number; microseconds: number } }
 
+/** One line from QEMU: the greeting, an event, or the reply (`return` or `error`) to the command with `id`. */
+interface QmpMessage { QMP?: unknown; event?: unknown; id?: unknown; return?: unknown; error?: { class?: unknown; desc?: unknown } }
+
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
 
 export interface QmpClientEvents { event: [QmpEvent]; close: [] }
@@ -119,13 +122,13 @@ export class QmpClient extends EventEmitter<QmpClientEvents> {
   }
 
   private onMessage(line: string): void {
-    let msg: Record<string, any>;
+    let msg: QmpMessage;
     try { msg = JSON.parse(line); } catch { return; }
     if (msg.QMP) { this.greeting?.(msg); this.greeting = undefined; return; }
     if (typeof msg.event === 'string') { this.emit('event', msg as QmpEvent); return; }
     const p = typeof msg.id === 'string' ? this.pending.get(msg.id) : undefined;
     if (!p) return;
-    this.pending.delete(msg.id);
+    this.pending.delete(msg.id as string);
     clearTimeout(p.timer);
     if ('error' in msg) p.reject(new QmpError(String(msg.error?.class ?? 'GenericError'), String(msg.error?.desc ?? 'QMP error')));
     else p.resolve(msg.return);

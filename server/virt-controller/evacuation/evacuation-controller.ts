@@ -4,6 +4,7 @@
  * per VMI, as virt-controller's own identity (so `priority` passes admission). Expectations keep a
  * lagging cache from creating a second one.
  */
+import type { KubernetesObject } from '@kubernetes/client-node';
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
@@ -28,10 +29,11 @@ const BY_VMI = 'vmi';
 export const Reason = { SuccessfulCreate: 'SuccessfulCreate', FailedCreate: 'FailedCreate' } as const;
 
 type VMIM = VirtualMachineInstanceMigration;
+type K<T> = T & KubernetesObject;
 
 export class EvacuationController {
-  readonly vmis: Informer<any>;
-  readonly vmims: Informer<any>;
+  readonly vmis: Informer<K<VirtualMachineInstance>>;
+  readonly vmims: Informer<K<VMIM>>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'evacuation-controller' });
@@ -44,7 +46,7 @@ export class EvacuationController {
   constructor(private readonly opts: EvacuationControllerOptions) {
     const kc = opts.clients.kc;
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
-    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [migrationVMIKey(m)] } });
+    this.vmims = new Informer<K<VMIM>>({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m) => [migrationVMIKey(m)] } });
     this.controller = new Controller({ name: 'evacuation-controller', execute: (key) => this.execute(key), informers: [this.vmis, this.vmims], workers: 1 });
     this.vmis.on(this.controller.enqueueHandlers());
     this.vmims.on({ add: (m) => this.onMigration(m, true), update: (_o, m) => this.onMigration(m), delete: (m) => this.onMigration(m) });
@@ -59,7 +61,7 @@ export class EvacuationController {
     if (added && m.metadata.annotations?.[Annotation.EvacuationMigration]) this.expectations.creationObserved(key);
     this.controller.enqueue(key);
     // a finished migration frees a slot: marked VMIs waiting on the limits may go now
-    if (isFinalPhase(phaseOf(m))) for (const v of this.vmis.list() as VirtualMachineInstance[]) if (v.status?.evacuationNodeName) this.controller.enqueue(v as any);
+    if (isFinalPhase(phaseOf(m))) for (const v of this.vmis.list() as VirtualMachineInstance[]) if (v.status?.evacuationNodeName) this.controller.enqueue(v as KubernetesObject);
   }
 
   private activeMigrations() {
@@ -84,12 +86,12 @@ export class EvacuationController {
     const namespace = vmi.metadata.namespace ?? 'default';
     this.expectations.expectCreations(key, 1);
     try {
-      const created = await this.opts.clients.migrations.create(namespace, renderEvacuationMigration(vmi, node) as any);
+      const created = await this.opts.clients.migrations.create(namespace, renderEvacuationMigration(vmi, node) as KubernetesObject);
       this.log.info({ namespace, vmi: vmi.metadata.name, node, migration: created.metadata?.name }, 'evacuation migration created');
-      void this.opts.recorder.record(vmi as any, EventTypeNormal, Reason.SuccessfulCreate, `Created Migration ${created.metadata?.name} for evacuation of node ${node}`);
+      void this.opts.recorder.record(vmi as KubernetesObject, EventTypeNormal, Reason.SuccessfulCreate, `Created Migration ${created.metadata?.name} for evacuation of node ${node}`);
     } catch (err) {
       this.expectations.creationObserved(key);
-      void this.opts.recorder.record(vmi as any, EventTypeWarning, Reason.FailedCreate, `Error creating a Migration for evacuation: ${messageOf(err)}`);
+      void this.opts.recorder.record(vmi as KubernetesObject, EventTypeWarning, Reason.FailedCreate, `Error creating a Migration for evacuation: ${messageOf(err)}`);
       throw err;
     }
   }

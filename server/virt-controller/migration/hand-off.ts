@@ -2,12 +2,12 @@
  * The VMI writes of the migration controller (KubeVirt's handoff and abort patches): each is a JSON
  * patch on the VMI status guarded by a resourceVersion test, so a stale cache loses with 409.
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration, VMIMigrationState } from '../../../lib/kubevirt';
 import type { CustomResourceClient, JsonPatchOperation } from '../../kube/clients';
 import type { MigrationConfiguration } from './migration-policy';
 
-export type VMIStatusClient = Pick<CustomResourceClient<any>, 'jsonPatchStatus'>;
+export type VMIStatusClient = Pick<CustomResourceClient<KubernetesObject>, 'jsonPatchStatus'>;
 
 /** PURE: the fresh migrationState of a hand-off. */
 export function buildHandOffState(

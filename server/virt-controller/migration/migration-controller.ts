@@ -4,7 +4,7 @@
  * reads the caches, computes the status (pure), writes it once if changed, then plans and runs the
  * actions (pure plan, thin executor).
  */
-import type { V1Pod } from '@kubernetes/client-node';
+import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import type { MigrationPolicy, VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
@@ -45,13 +45,14 @@ const POLICIES_PATH = '/apis/migrations.kubevirt.io/v1alpha1/migrationpolicies';
 const NAMESPACES_PATH = '/api/v1/namespaces';
 
 type VMIM = VirtualMachineInstanceMigration;
+type K<T> = T & KubernetesObject;
 
 export class MigrationController {
-  readonly vmims: Informer<any>;
-  readonly vmis: Informer<any>;
-  readonly pods: Informer<any>;
-  readonly policies: Informer<any>;
-  readonly namespaces: Informer<any>;
+  readonly vmims: Informer<K<VMIM>>;
+  readonly vmis: Informer<K<VirtualMachineInstance>>;
+  readonly pods: Informer<V1Pod>;
+  readonly policies: Informer<K<MigrationPolicy>>;
+  readonly namespaces: Informer<KubernetesObject>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'migration-controller' });
@@ -68,7 +69,7 @@ export class MigrationController {
 
   constructor(private readonly opts: MigrationControllerOptions) {
     const kc = opts.clients.kc;
-    this.vmims = new Informer({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m: any) => [migrationVMIKey(m)], [BY_UID]: (m: any) => [m.metadata?.uid] } });
+    this.vmims = new Informer<K<VMIM>>({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m) => [migrationVMIKey(m)], [BY_UID]: (m) => [m.metadata?.uid] } });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.pods = new Informer({
       kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
@@ -88,14 +89,14 @@ export class MigrationController {
   }
 
   private enqueueVMI(vmiKey: string): void {
-    for (const m of this.vmims.byIndex(BY_VMI, vmiKey) as VMIM[]) this.controller.enqueue(m as any);
+    for (const m of this.vmims.byIndex(BY_VMI, vmiKey) as VMIM[]) this.controller.enqueue(m as KubernetesObject);
   }
 
   private onPod(pod: V1Pod, added = false): void {
     const jobUID = pod.metadata?.labels?.[Label.MigrationJobUID];
     const owner = jobUID ? (this.vmims.byIndex(BY_UID, jobUID)[0] as VMIM | undefined) : undefined;
     if (owner && added) this.expectations.creationObserved(keyOf(owner));
-    const vmiKey = controllerOwnerKey(pod as any, VMI_KIND);
+    const vmiKey = controllerOwnerKey(pod, VMI_KIND);
     if (vmiKey) this.enqueueVMI(vmiKey);
   }
 
@@ -143,15 +144,15 @@ export class MigrationController {
   private async writeStatus(vmim: VMIM, status: NonNullable<VMIM['status']>, failure?: string): Promise<VMIM> {
     if (isDeepStrictEqual(vmim.status ?? {}, status)) return vmim;
     const { namespace = 'default', name = '' } = vmim.metadata;
-    const written = (await this.opts.clients.migrations.replaceStatus(namespace, name, { ...vmim, status } as any)) as VMIM;
+    const written = (await this.opts.clients.migrations.replaceStatus(namespace, name, { ...vmim, status } as KubernetesObject)) as VMIM;
     const from = phaseOf(vmim);
     const to = status.phase ?? '';
     if (from !== to) {
       this.log.info({ namespace, name, uid: vmim.metadata.uid, from, to, failure }, 'migration phase changed');
       const rec = this.opts.recorder;
-      if (to === Phase.Succeeded) void rec.record(written as any, EventTypeNormal, Reason.SuccessfulMigration, 'Source node reported migration succeeded');
-      else if (to === Phase.Failed) void rec.record(written as any, EventTypeWarning, Reason.FailedMigration, failure ?? 'Migration failed');
-      else void rec.record(written as any, EventTypeNormal, to, `Migration is ${to}`);
+      if (to === Phase.Succeeded) void rec.record(written as KubernetesObject, EventTypeNormal, Reason.SuccessfulMigration, 'Source node reported migration succeeded');
+      else if (to === Phase.Failed) void rec.record(written as KubernetesObject, EventTypeWarning, Reason.FailedMigration, failure ?? 'Migration failed');
+      else void rec.record(written as KubernetesObject, EventTypeNormal, to, `Migration is ${to}`);
     }
     return written;
   }

@@ -3,6 +3,7 @@
  * its VMI as the run strategy says, with expectations so a lagging cache never duplicates a VMI.
  * Never throws for API failures: returns them as a sync error for the Failure condition.
  */
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { isLiveUpdate, StateChangeAction, type KubeVirtConfiguration } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import { isNotFound, messageOf } from '../../kube/api-errors';
@@ -22,8 +23,8 @@ import { setRunningPatch } from './write-vm';
 const syncLog = log.child({ component: 'vm-controller' });
 
 export interface SyncDeps {
-  vms: Pick<CustomResourceClient<any>, 'jsonPatch'>;
-  vmis: Pick<CustomResourceClient<any>, 'create' | 'delete' | 'mergePatchStatus'>;
+  vms: Pick<CustomResourceClient<KubernetesObject>, 'jsonPatch'>;
+  vmis: Pick<CustomResourceClient<KubernetesObject>, 'create' | 'delete' | 'mergePatchStatus'>;
   revisions: Pick<RevisionStore, 'createFor'>;
   recorder: Pick<EventRecorder, 'record'>;
   expectations: Expectations;
@@ -79,19 +80,19 @@ async function createVMI(deps: SyncDeps, key: string, vm: VirtualMachine, paused
     deps.expectations.expectCreations(key, 1);
     let created: VirtualMachineInstance;
     try {
-      created = await deps.vmis.create(namespace, body as any) as VirtualMachineInstance;
+      created = await deps.vmis.create(namespace, body as KubernetesObject) as VirtualMachineInstance;
     } catch (err) {
       deps.expectations.lowerExpectations(key, 1);
       throw err;
     }
-    void deps.recorder.record(vm as any, EventTypeNormal, EventReason.SuccessfulCreate, startedMessage(created.metadata.name ?? ''));
+    void deps.recorder.record(vm as KubernetesObject, EventTypeNormal, EventReason.SuccessfulCreate, startedMessage(created.metadata.name ?? ''));
     syncLog.info({ vm: key, vmi: created.metadata.uid, paused }, 'created VMI');
     await deps.vmis.mergePatchStatus(namespace, created.metadata.name ?? '', { status: { virtualMachineRevisionName: revisionName } })
       .catch((err) => syncLog.debug({ vm: key, err: messageOf(err) }, 'could not record revision name'));
     return {};
   } catch (err) {
     const message = messageOf(err);
-    void deps.recorder.record(vm as any, EventTypeWarning, EventReason.FailedCreate, `Error creating virtual machine instance: ${message}`);
+    void deps.recorder.record(vm as KubernetesObject, EventTypeWarning, EventReason.FailedCreate, `Error creating virtual machine instance: ${message}`);
     return { syncError: { reason: FailureReason.FailedCreate, message } };
   }
 }
@@ -105,10 +106,10 @@ async function deleteVMI(deps: SyncDeps, key: string, vm: VirtualMachine, vmi: V
     deps.expectations.deletionObserved(key, uid);
     if (isNotFound(err)) return {};
     const message = messageOf(err);
-    void deps.recorder.record(vm as any, EventTypeWarning, EventReason.FailedDelete, `Error deleting virtual machine instance ${uid}: ${message}`);
+    void deps.recorder.record(vm as KubernetesObject, EventTypeWarning, EventReason.FailedDelete, `Error deleting virtual machine instance ${uid}: ${message}`);
     return { syncError: { reason: FailureReason.FailedDelete, message } };
   }
-  void deps.recorder.record(vm as any, EventTypeNormal, EventReason.SuccessfulDelete, stoppedMessage(uid));
+  void deps.recorder.record(vm as KubernetesObject, EventTypeNormal, EventReason.SuccessfulDelete, stoppedMessage(uid));
   syncLog.info({ vm: key, vmi: uid }, 'deleted VMI');
   return {};
 }

@@ -41,8 +41,8 @@ export interface VMControllerOptions {
 const DEFAULT_WORKERS = 8;
 
 export class VMController {
-  readonly vms: Informer<any>;
-  readonly vmis: Informer<any>;
+  readonly vms: Informer<KubernetesObject & VirtualMachine>;
+  readonly vmis: Informer<KubernetesObject & VirtualMachineInstance>;
   readonly dataVolumes: Informer<KubernetesObject & DataVolumeLike>;
   readonly claims: Informer<KubernetesObject & PersistentVolumeClaimLike>;
   readonly expectations = new Expectations();
@@ -94,7 +94,7 @@ export class VMController {
 
   /** A VMI created, deleted or changing phase is the visible next step of a user's start/stop: urgent. */
   private onVMI(vmi: VirtualMachineInstance, urgent: boolean, observe?: (key: string) => void): void {
-    const key = controllerOwnerKey(vmi as any, VM_KIND);
+    const key = controllerOwnerKey(vmi as KubernetesObject, VM_KIND);
     if (!key) return;
     observe?.(key);
     if (urgent) this.controller.enqueueUrgent(key);

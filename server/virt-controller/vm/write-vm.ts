@@ -2,12 +2,13 @@
  * Writes the VM controller's view: the VM status (once per sync, only if changed, resourceVersion
  * as precondition) and finalizers on the VM and its VMI (JSON patches guarded by a `test` op).
  */
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject, VirtualMachine, VirtualMachineStatus } from '../../../lib/kubevirt';
 import type { CustomResourceClient, JsonPatchOperation } from '../../kube/clients';
 import { Finalizer } from './constants';
 
-type Client = Pick<CustomResourceClient<any>, 'replaceStatus' | 'jsonPatch'>;
+type Client = Pick<CustomResourceClient<KubernetesObject>, 'replaceStatus' | 'jsonPatch'>;
 
 const normalize = (v: unknown) => JSON.parse(JSON.stringify(v ?? {}));
 
@@ -18,7 +19,7 @@ export function isStatusChanged(vm: VirtualMachine, status: VirtualMachineStatus
 export async function writeVMStatusIfChanged(vms: Client, vm: VirtualMachine, status: VirtualMachineStatus): Promise<VirtualMachine> {
   if (!isStatusChanged(vm, status)) return vm;
   const { namespace = 'default', name = '' } = vm.metadata;
-  return vms.replaceStatus(namespace, name, { ...vm, status }) as Promise<VirtualMachine>;
+  return vms.replaceStatus(namespace, name, { ...vm, status } as KubernetesObject) as Promise<VirtualMachine>;
 }
 
 /** PURE: the patch that adds or removes the VM controller's finalizer; empty when nothing changes. */

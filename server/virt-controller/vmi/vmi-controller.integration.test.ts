@@ -7,6 +7,7 @@ import { makeKubeClients } from '../../kube/clients';
 import { EventRecorder } from '../../kube/events';
 import { makeKubeConfig } from '../../kube/kubeconfig';
 import { startTestServer, waitFor, type TestServer } from '../../apiserver/testing/test-server';
+import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import { VMIController } from './vmi-controller';
 
 let api: TestServer;
@@ -22,10 +23,12 @@ const newVMI = (name: string, image = 'demo') => ({
   spec: { domain: { memory: { guest: '128Mi' }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image } }] },
 });
 const getVMI = async (name: string) => (await api.call('GET', `${vmis}/${name}`)).body;
-const launcherPods = async (uid: string) => (await api.call('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=kubevirt.io/created-by=${uid}`)).body.items as any[];
-const cond = (vmi: any, type: string) => vmi.status?.conditions?.find((c: any) => c.type === type);
+/** the fields of a launcher Pod these tests read */
+type PodView = { metadata: { name: string; uid: string; deletionTimestamp?: string; annotations: Record<string, string> }; spec: { containers: { image: string }[]; volumes: object[] } };
+const launcherPods = async (uid: string) => (await api.call('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=kubevirt.io/created-by=${uid}`)).body.items as PodView[];
+const cond = (vmi: VirtualMachineInstance, type: string) => vmi.status?.conditions?.find((c) => c.type === type);
 
-async function bindAndRun(pod: any, node: string): Promise<void> {
+async function bindAndRun(pod: PodView, node: string): Promise<void> {
   const name = pod.metadata.name;
   const bind = await api.call('POST', `/api/v1/namespaces/${NS}/pods/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } });
   expect(bind.status).toBeLessThan(300);
@@ -53,13 +56,13 @@ describe('VMI controller on a real API server', () => {
     const created = await api.call('POST', vmis, newVMI('alpha'));
     expect(created.status).toBe(201);
     const uid = created.body.metadata.uid;
-    const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod') as any[];
+    const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod') as PodView[];
     await waitFor(async () => { const v = await getVMI('alpha'); return v.status?.phase === 'Scheduling' && v.metadata.finalizers?.includes('kubevirt.io/foregroundDeleteVirtualMachine'); }, 5000, 'Scheduling with finalizer');
 
     await bindAndRun(pods[0], 'node-1');
     const scheduled = await waitFor(async () => { const v = await getVMI('alpha'); return v.status?.phase === 'Scheduled' && v.metadata.labels?.['kubevirt.io/nodeName'] ? v : undefined; }, 5000, 'Scheduled');
     expect(scheduled.status).toMatchObject({ nodeName: 'node-1', activePods: { [pods[0].metadata.uid]: 'node-1' }, qosClass: 'Burstable' });
-    expect(scheduled.status.phaseTransitionTimestamps.map((t: any) => t.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled']);
+    expect(scheduled.status.phaseTransitionTimestamps.map((t: { phase: string }) => t.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled']);
     expect(await launcherPods(uid)).toHaveLength(1);
 
     await api.call('DELETE', `${vmis}/alpha`);
@@ -100,7 +103,6 @@ describe('VMI controller on a real API server', () => {
   it('creates the Pod for a registry image and shows the kubelet\'s pull failure on the VMI', async () => {
     const image = '127.0.0.1:1/containerdisks/missing:v1';
     const created = await api.call('POST', vmis, newVMI('pullme', image));
-    type PodView = { metadata: { name: string; annotations: Record<string, string> }; spec: { containers: { image: string }[] } };
     const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as PodView[];
     expect(JSON.parse(pod.metadata.annotations['kubevirt-ts.io/container-disks'])).toEqual([{ image }]);
     const message = `Back-off pulling image "${image}": ErrImagePull: failed to pull image "${image}": manifest unknown: manifest unknown`;
@@ -113,7 +115,7 @@ describe('VMI controller on a real API server', () => {
 
   it('copies PodScheduled=False from an unschedulable Pod', async () => {
     const created = await api.call('POST', vmis, newVMI('huge'));
-    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as any[];
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as PodView[];
     const message = '0/2 nodes are available: 2 Insufficient memory.';
     await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`,
       { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }] } }, { contentType: 'application/merge-patch+json' });
@@ -123,7 +125,7 @@ describe('VMI controller on a real API server', () => {
 
   it('fails the VMI when its Pod fails before hand-over', async () => {
     const created = await api.call('POST', vmis, newVMI('crashy'));
-    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as any[];
+    const [pod] = await waitFor(async () => { const p = await launcherPods(created.body.metadata.uid); return p.length ? p : undefined; }, 5000, 'pod') as PodView[];
     await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pod.metadata.name}/status`, { status: {
       phase: 'Failed', containerStatuses: [{ name: 'compute', ready: false, restartCount: 0, image: 'x', imageID: '', state: { terminated: { exitCode: 1, reason: 'Error', message: 'launcher crashed' } } }],
     } }, { contentType: 'application/merge-patch+json' });

@@ -45,8 +45,8 @@ const VMI_KIND = 'VirtualMachineInstance';
 const BY_VMI_UID = 'vmiUID';
 
 export class VMIController {
-  readonly vmis: Informer<any>;
-  readonly pods: Informer<any>;
+  readonly vmis: Informer<VirtualMachineInstance & KubernetesObject>;
+  readonly pods: Informer<V1Pod & KubernetesObject>;
   readonly hotplugPods: Informer<V1Pod & KubernetesObject>;
   readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
   readonly dataVolumes: Informer<DataVolumeLike & KubernetesObject>;
@@ -144,7 +144,7 @@ export class VMIController {
   }
 
   private onPod(pod: V1Pod, observe?: (key: string) => void): void {
-    const key = controllerOwnerKey(pod as any, VMI_KIND);
+    const key = controllerOwnerKey(pod, VMI_KIND);
     if (!key) return;
     observe?.(key);
     this.controller.enqueue(key);

@@ -2,13 +2,14 @@
  * Writes the controller's view of a VMI: status (once, only if changed, with the resourceVersion
  * as precondition), the `kubevirt.io/nodeName` label, and the foreground-delete finalizer.
  */
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { CustomResourceClient, JsonPatchOperation } from '../../kube/clients';
 import type { VMIStatus } from './compute-status';
 import { Finalizer, Label, Phase } from './constants';
 
-export type VMIClient = Pick<CustomResourceClient<any>, 'replaceStatus' | 'jsonPatch'>;
+export type VMIClient = Pick<CustomResourceClient<KubernetesObject>, 'replaceStatus' | 'jsonPatch'>;
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -35,7 +36,7 @@ export function statusNeedsWrite(current: VMIStatus, next: VMIStatus): boolean {
 export async function writeStatusIfChanged(vmis: VMIClient, vmi: VirtualMachineInstance, status: VMIStatus): Promise<VirtualMachineInstance> {
   if (!statusNeedsWrite(vmi.status ?? {}, status)) return vmi;
   const { namespace = 'default', name = '' } = vmi.metadata;
-  return vmis.replaceStatus(namespace, name, { ...vmi, status }) as Promise<VirtualMachineInstance>;
+  return vmis.replaceStatus(namespace, name, { ...vmi, status } as KubernetesObject) as Promise<VirtualMachineInstance>;
 }
 
 /**

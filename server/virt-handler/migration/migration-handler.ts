@@ -5,6 +5,7 @@
  * the progress annotation.
  */
 import { apiInputReader } from '../launcher-inputs';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration, VMIMigrationState } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller } from '../../kube/controller';
@@ -21,7 +22,7 @@ export interface MigrationHandlerOptions {
   clients: KubeClients;
   recorder: EventRecorder;
   /** the VMI loop's cache and connections */
-  vmis: Informer<any>;
+  vmis: Informer<VirtualMachineInstance & KubernetesObject>;
   connections: LauncherConnections;
 }
 
@@ -42,14 +43,14 @@ export function migrationRole(vmi: VirtualMachineInstance | undefined, node: str
 }
 
 export class MigrationHandler {
-  readonly vmims: Informer<any>;
+  readonly vmims: Informer<VirtualMachineInstanceMigration & KubernetesObject>;
   private readonly controller: Controller;
   private readonly source: MigrationSource;
   private readonly deps: MigrationDeps;
 
   constructor(private readonly opts: MigrationHandlerOptions) {
     this.deps = { node: opts.node, dataDir: opts.dataDir, clients: opts.clients, recorder: opts.recorder, connections: opts.connections, inputs: apiInputReader(opts.clients.core) };
-    this.vmims = new Informer({ kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_UID]: (m: any) => [m.metadata?.uid] } });
+    this.vmims = new Informer<VirtualMachineInstanceMigration & KubernetesObject>({ kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_UID]: (m) => [m.metadata?.uid] } });
     this.controller = new Controller({ name: 'virt-handler-migration', execute: (k) => this.execute(k), informers: [opts.vmis, this.vmims], workers: 2 });
     this.source = new MigrationSource(this.deps, {
       enqueue: (key) => this.controller.enqueue(key),
