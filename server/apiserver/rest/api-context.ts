@@ -1,3 +1,4 @@
+import type { V1APIService, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
 import type { Logger } from '../../log';
 import type { RbacCache } from '../rbac/rbac-cache';
 import type { Store } from '../store/types';
@@ -12,9 +13,9 @@ export interface ApiContext {
   store: Store;
   registry: TypeRegistry;
   /** Mutating/ValidatingWebhookConfiguration objects, kept current by a store watch */
-  webhooks: { mutating: any[]; validating: any[] };
+  webhooks: { mutating: V1MutatingWebhookConfiguration[]; validating: V1ValidatingWebhookConfiguration[] };
   /** APIService objects, kept current by a store watch */
-  apiservices: any[];
+  apiservices: V1APIService[];
   log: Logger;
   /** the RBAC policy in memory (Roles, ClusterRoles and their bindings) */
   rbac: RbacCache;

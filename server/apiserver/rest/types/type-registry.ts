@@ -1,7 +1,11 @@
+import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { BUILTIN_TYPES } from './builtin-types';
 import { resourceTypesFromCRD } from '../../crd/resource-type';
 import { prepareSchema, type CompiledSchema } from '../../crd/schema';
 import type { ServedType } from './resource-type';
+
+/** a stored CustomResourceDefinition (its name is always set) */
+export type StoredCRD = V1CustomResourceDefinition & { metadata: { name: string } };
 
 export interface GroupInfo { name: string; versions: string[]; preferred: string }
 
@@ -55,12 +59,12 @@ export class TypeRegistry {
   }
 
   /** serves exactly these CRDs (types of unchanged CRDs are kept, so schema caches survive) */
-  replaceCRDs(crds: any[]): void {
+  replaceCRDs(crds: StoredCRD[]): void {
     const next = new Map<string, ServedType[]>();
     for (const crd of crds) {
       const prev = this.crdTypes.get(crd.metadata.name);
       const key = JSON.stringify(crd.spec);
-      next.set(crd.metadata.name, prev && (prev as any).specKey === key ? prev : Object.assign(this.typesOf(crd), { specKey: key }));
+      next.set(crd.metadata.name, prev && (prev as ServedType[] & { specKey?: string }).specKey === key ? prev : Object.assign(this.typesOf(crd), { specKey: key }));
     }
     const changed = next.size !== this.crdTypes.size || [...next].some(([k, v]) => this.crdTypes.get(k) !== v);
     if (!changed) return;
@@ -68,7 +72,7 @@ export class TypeRegistry {
     this.rebuild();
   }
 
-  private typesOf(crd: any): ServedType[] {
+  private typesOf(crd: StoredCRD): ServedType[] {
     try {
       return resourceTypesFromCRD(crd).filter((t) => t.served).map((t): ServedType => ({ ...t }));
     } catch {
@@ -76,7 +80,7 @@ export class TypeRegistry {
     }
   }
 
-  setCRD(crd: any): void {
+  setCRD(crd: StoredCRD): void {
     const types = resourceTypesFromCRD(crd).filter((t) => t.served).map((t): ServedType => ({ ...t }));
     this.crdTypes.set(crd.metadata.name, types);
     this.rebuild();
