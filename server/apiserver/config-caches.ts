@@ -1,5 +1,7 @@
+import type { V1APIService, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
 import type { ApiContext } from './rest/api-context';
 import { objectPrefix } from './rest/codec/object-codec';
+import type { StoredCRD } from './rest/types/type-registry';
 
 /**
  * In-memory copies of the objects that shape request handling: CRDs (served types),
@@ -11,16 +13,17 @@ const MUTATING = { group: 'admissionregistration.k8s.io', resource: 'mutatingweb
 const VALIDATING = { group: 'admissionregistration.k8s.io', resource: 'validatingwebhookconfigurations', namespaced: false };
 const APISERVICE = { group: 'apiregistration.k8s.io', resource: 'apiservices', namespaced: false };
 
-function loadAll(ctx: ApiContext, rt: typeof CRD): any[] {
+/** every stored object of a type (the caller names the kind's shape), with its resourceVersion */
+function loadAll<T extends { metadata?: { resourceVersion?: string } }>(ctx: ApiContext, rt: typeof CRD): T[] {
   return ctx.store.list(objectPrefix(rt)).items.map((kv) => {
-    const obj = JSON.parse(kv.value);
-    obj.metadata.resourceVersion = String(kv.modRevision);
+    const obj = JSON.parse(kv.value) as T;
+    obj.metadata!.resourceVersion = String(kv.modRevision);
     return obj;
   });
 }
 
 function reloadCRDs(ctx: ApiContext): void {
-  const crds = loadAll(ctx, CRD);
+  const crds = loadAll<StoredCRD>(ctx, CRD);
   ctx.registry.replaceCRDs(crds);
 }
 
@@ -28,14 +31,14 @@ const same = (a: { group: string; resource: string }, b: { group: string; resour
 
 export function startConfigCaches(ctx: ApiContext): void {
   reloadCRDs(ctx);
-  ctx.webhooks.mutating = loadAll(ctx, MUTATING);
-  ctx.webhooks.validating = loadAll(ctx, VALIDATING);
-  ctx.apiservices = loadAll(ctx, APISERVICE);
+  ctx.webhooks.mutating = loadAll<V1MutatingWebhookConfiguration>(ctx, MUTATING);
+  ctx.webhooks.validating = loadAll<V1ValidatingWebhookConfiguration>(ctx, VALIDATING);
+  ctx.apiservices = loadAll<V1APIService>(ctx, APISERVICE);
   ctx.afterWrite = (rt) => {
     ctx.rbac.afterWrite(rt);
     if (same(rt, CRD)) reloadCRDs(ctx);
-    else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll(ctx, MUTATING);
-    else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll(ctx, VALIDATING);
-    else if (same(rt, APISERVICE)) ctx.apiservices = loadAll(ctx, APISERVICE);
+    else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll<V1MutatingWebhookConfiguration>(ctx, MUTATING);
+    else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll<V1ValidatingWebhookConfiguration>(ctx, VALIDATING);
+    else if (same(rt, APISERVICE)) ctx.apiservices = loadAll<V1APIService>(ctx, APISERVICE);
   };
 }
