@@ -184,6 +184,16 @@ describe('patch', () => {
     const second = await t.call('PATCH', `${NS}/configmaps/applied?fieldManager=test`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  k: w\n', opts);
     expect(second).toMatchObject({ status: 200, body: { data: { k: 'w' } } });
   });
+
+  it('apply-patch of a configuration that is not an object is a 400, whether the object exists or not', async () => {
+    const opts = { contentType: 'application/apply-patch+yaml' };
+    for (const name of ['applied', 'never-created']) {
+      const r = await t.call('PATCH', `${NS}/configmaps/${name}?fieldManager=test`, 'null', opts);
+      expect(r).toMatchObject({ status: 400, body: { message: 'error decoding YAML: the applied configuration is not an object' } });
+    }
+    const nullMeta = await t.call('PATCH', `${NS}/configmaps/applied?fieldManager=test`, 'apiVersion: v1\nkind: ConfigMap\nmetadata: null\ndata:\n  k: x\n', opts);
+    expect(nullMeta).toMatchObject({ status: 200, body: { metadata: { name: 'applied' }, data: { k: 'x' } } });
+  });
 });
 
 describe('delete', () => {

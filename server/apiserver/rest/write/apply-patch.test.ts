@@ -23,6 +23,13 @@ describe('server-side apply', () => {
     expect(live.data).toEqual(data);
   });
 
+  it('keeps the live metadata when the configuration sends metadata: null, and refuses a metadata that is not an object', () => {
+    const live = applyConfiguration(cmType, { ...cm({}), metadata: { name: 'c', uid: 'u' } }, { ...cm({ a: '1' }), metadata: null }, 'm');
+    expect(live.metadata).toMatchObject({ name: 'c', uid: 'u' });
+    expect(live.data).toEqual({ a: '1' });
+    expect(() => applyConfiguration(cmType, live, { ...cm({}), metadata: 'x' }, 'm')).toThrow(expect.objectContaining({ code: 400, message: 'metadata must be an object' }));
+  });
+
   it('removes labels dropped from the configuration', () => {
     let live = applyConfiguration(cmType, { ...cm({}), metadata: { name: 'c' } }, cm({}, { a: '1', b: '2' }), 'm');
     live = applyConfiguration(cmType, live, cm({}, { a: '1' }), 'm');

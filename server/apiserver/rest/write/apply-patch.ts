@@ -70,6 +70,9 @@ const key = (p: Path) => JSON.stringify(p);
 export function applyConfiguration(rt: ServedType, current: ApiObject, config: unknown, manager: string): ApiObject {
   if (!isObject(config)) throw badRequest('error decoding YAML: the applied configuration is not an object');
   const cfg = structuredClone(config);
+  // as on create: a null metadata is none (it must not delete the live object's); anything else but an object is a 400
+  if (cfg.metadata === null) delete cfg.metadata;
+  if (cfg.metadata !== undefined && !isObject(cfg.metadata)) throw badRequest('metadata must be an object');
   const meta = cfg.metadata as Record<string, unknown> | undefined;
   if (meta) for (const k of SYSTEM_META) if (k !== 'name' && k !== 'namespace') delete meta[k];
   const merged = (rt.builtin ? applyStrategicMergePatch(current, cfg, rt.kind) : applyMergePatch(current, cfg)) as ApiObject;

@@ -49,7 +49,7 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   }
   let created = false;
   const onMissing = isApply && !info.subresource
-    ? async () => { created = true; const body = patch.body as { apiVersion?: string; kind?: string }; return createObject(ctx, rt, info.namespace, patch.apply({ apiVersion: body.apiVersion, kind: body.kind, metadata: { name: info.name } }), opts); }
+    ? async () => { created = true; const body = patch.body as { apiVersion?: string; kind?: string } | null; return createObject(ctx, rt, info.namespace, patch.apply({ apiVersion: body?.apiVersion, kind: body?.kind, metadata: { name: info.name } }), opts); }
     : undefined;
   const result = await updateObject(ctx, { rt, namespace: info.namespace, name: info.name!, subresource: info.subresource, mutate: patch.apply, onMissing }, opts);
   sendJson(r.res, created ? 201 : 200, result.object, warningHeaders(result.warnings));
