@@ -1,7 +1,8 @@
-import type { V1APIService, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
+import type { WebhookConfiguration } from './admission/webhook-rules';
+import type { APIService } from './aggregation/api-service-target';
+import type { CustomResourceDefinition } from './crd/crd-types';
 import type { ApiContext } from './rest/api-context';
 import { objectPrefix } from './rest/codec/object-codec';
-import type { StoredCRD } from './rest/types/type-registry';
 
 /**
  * In-memory copies of the objects that shape request handling: CRDs (served types),
@@ -14,16 +15,16 @@ const VALIDATING = { group: 'admissionregistration.k8s.io', resource: 'validatin
 const APISERVICE = { group: 'apiregistration.k8s.io', resource: 'apiservices', namespaced: false };
 
 /** every stored object of a type (the caller names the kind's shape), with its resourceVersion */
-function loadAll<T extends { metadata?: { resourceVersion?: string } }>(ctx: ApiContext, rt: typeof CRD): T[] {
+function loadAll<T>(ctx: ApiContext, rt: typeof CRD): T[] {
   return ctx.store.list(objectPrefix(rt)).items.map((kv) => {
-    const obj = JSON.parse(kv.value) as T;
-    obj.metadata!.resourceVersion = String(kv.modRevision);
+    const obj = JSON.parse(kv.value);
+    obj.metadata.resourceVersion = String(kv.modRevision);
     return obj;
   });
 }
 
 function reloadCRDs(ctx: ApiContext): void {
-  const crds = loadAll<StoredCRD>(ctx, CRD);
+  const crds = loadAll<CustomResourceDefinition>(ctx, CRD);
   ctx.registry.replaceCRDs(crds);
 }
 
@@ -31,14 +32,14 @@ const same = (a: { group: string; resource: string }, b: { group: string; resour
 
 export function startConfigCaches(ctx: ApiContext): void {
   reloadCRDs(ctx);
-  ctx.webhooks.mutating = loadAll<V1MutatingWebhookConfiguration>(ctx, MUTATING);
-  ctx.webhooks.validating = loadAll<V1ValidatingWebhookConfiguration>(ctx, VALIDATING);
-  ctx.apiservices = loadAll<V1APIService>(ctx, APISERVICE);
+  ctx.webhooks.mutating = loadAll<WebhookConfiguration>(ctx, MUTATING);
+  ctx.webhooks.validating = loadAll<WebhookConfiguration>(ctx, VALIDATING);
+  ctx.apiservices = loadAll<APIService>(ctx, APISERVICE);
   ctx.afterWrite = (rt) => {
     ctx.rbac.afterWrite(rt);
     if (same(rt, CRD)) reloadCRDs(ctx);
-    else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll<V1MutatingWebhookConfiguration>(ctx, MUTATING);
-    else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll<V1ValidatingWebhookConfiguration>(ctx, VALIDATING);
-    else if (same(rt, APISERVICE)) ctx.apiservices = loadAll<V1APIService>(ctx, APISERVICE);
+    else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll<WebhookConfiguration>(ctx, MUTATING);
+    else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll<WebhookConfiguration>(ctx, VALIDATING);
+    else if (same(rt, APISERVICE)) ctx.apiservices = loadAll<APIService>(ctx, APISERVICE);
   };
 }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { findAPIService, proxyUpgradeToAPIService } from './aggregation';
 import type { ApiContext } from './rest/api-context';
 import { parseRequestInfo } from './rest/request-info';
+import { isPodPortForward, proxyPodPortForward } from './rest/connect/pod-port-forward';
 import { pathNotFound, toStatusError, unauthorized } from './rest/status-error';
 import { authorizeRequest } from './request-authz';
 import { impersonatedUser } from './rbac/impersonation';
@@ -15,7 +16,7 @@ function refuseUpgrade(socket: Duplex, err: unknown): void {
   socket.end(`HTTP/1.1 ${se.code} ${se.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-/** WebSocket/SPDY upgrades: only aggregated APIs (virt-api's vnc/console) take them */
+/** WebSocket/SPDY upgrades: pods/portforward (to the Pod's kubelet) and aggregated APIs (virt-api's vnc/console) */
 export function createUpgradeListener(ctx: ApiContext, tokens: TokenFile) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
@@ -23,6 +24,12 @@ export function createUpgradeListener(ctx: ApiContext, tokens: TokenFile) {
       const signedIn = authenticate(tokens, req);
       if (!signedIn) throw unauthorized();
       const user = impersonatedUser(ctx, signedIn, req);
+      if (isPodPortForward(info)) {
+        authorizeRequest(ctx, user, info);
+        // kube 1.30+ (AuthorizePodWebsocketUpgradeCreatePermission): a WebSocket's GET needs create too
+        if (info.verb !== 'create') authorizeRequest(ctx, user, { ...info, verb: 'create' });
+        return proxyPodPortForward(ctx, info, req, socket, head, (err) => refuseUpgrade(socket, err));
+      }
       const svc = info.apiPrefix === 'apis' ? findAPIService(ctx.apiservices, info.group, info.version) : undefined;
       if (!svc) throw pathNotFound();
       authorizeRequest(ctx, user, info);

@@ -20,6 +20,7 @@ import { PodNetwork } from './network/pod-network';
 import { setUpPodIsolation } from './cgroups/set-up-isolation';
 import { DelegatedAuth } from '../kube/delegated-auth';
 import { startKubeletApi, type KubeletApi } from './kubelet-api/server';
+import { findPortForwardTarget } from './kubelet-api/find-port-forward';
 import { findContainerLog } from './kubelet-api/find-log';
 
 export const KV_SCRIPT = fileURLToPath(new URL('../../bin/kv.mjs', import.meta.url));
@@ -134,14 +135,15 @@ export class Kubelet {
     }
   }
 
-  /** The kubelet's API (container logs for `kubectl logs`), published as the Node's kubeletEndpoint. */
+  /** The kubelet's API (container logs for `kubectl logs`, `kubectl port-forward`), published as the Node's kubeletEndpoint. */
   private async startApi(): Promise<void> {
     const auth = new DelegatedAuth(this.opts.kc);
     try {
       this.api = await startKubeletApi({
         nodeName: this.opts.nodeName,
         review: (token, attrs) => auth.review(token, attrs),
-        findLog: (ns, pod, container) => findContainerLog(this.pods.get(`${ns}/${pod}`), this.manager.runtimes.values(), ns, pod, container),
+        findLog: (ns, pod, container, previous) => findContainerLog(this.pods.get(`${ns}/${pod}`), this.manager.runtimes.values(), ns, pod, container, previous),
+        findPortForward: (ns, pod) => findPortForwardTarget(this.pods.get(`${ns}/${pod}`), this.manager.runtimes.values(), pod),
         log: this.log,
       });
       this.log.info({ port: this.api.port }, 'kubelet API listening');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AdmissionAttributes } from './webhook-rules';
+import type { AdmissionAttributes, Webhook } from './webhook-rules';
 
 export interface ReviewInput extends AdmissionAttributes {
   name?: string;
@@ -7,8 +7,38 @@ export interface ReviewInput extends AdmissionAttributes {
   dryRun: boolean;
 }
 
+/** the `status` a webhook may put in its response (a metav1.Status) */
+export interface WebhookStatusResult {
+  message?: string;
+  reason?: string;
+  details?: Record<string, unknown>;
+  code?: unknown;
+}
+
+/** admission.k8s.io AdmissionResponse, as a webhook sends it */
+export interface AdmissionResponse {
+  uid?: string;
+  allowed?: boolean;
+  status?: WebhookStatusResult;
+  patch?: string;
+  patchType?: string;
+  warnings?: unknown;
+}
+
+/** the metav1.Status a client gets for a webhook's denial or failure */
+export interface FailureStatus {
+  kind: string;
+  apiVersion: string;
+  metadata: object;
+  status: string;
+  message: string;
+  reason?: string;
+  details?: Record<string, unknown>;
+  code: number;
+}
+
 /** The admission.k8s.io AdmissionReview kube-apiserver sends (v1, or v1beta1 if that is all the webhook takes). */
-export function buildAdmissionReview(webhook: any, input: ReviewInput): { review: any; uid: string; apiVersion: string } {
+export function buildAdmissionReview(webhook: Webhook, input: ReviewInput): { review: object; uid: string; apiVersion: string } {
   const versions: string[] = webhook.admissionReviewVersions ?? ['v1'];
   const apiVersion = versions.includes('v1') ? 'admission.k8s.io/v1' : 'admission.k8s.io/v1beta1';
   const uid = randomUUID();
@@ -44,7 +74,8 @@ function optionsFor(operation: string, dryRun: boolean): object | null {
 }
 
 /** The `response` of a reply, checked the way kube checks it (kind, apiVersion, uid). */
-export function readAdmissionResponse(reply: any, uid: string, apiVersion: string): any {
+export function readAdmissionResponse(body: unknown, uid: string, apiVersion: string): AdmissionResponse {
+  const reply = body as { kind?: unknown; apiVersion?: unknown; response?: AdmissionResponse } | null | undefined;
   if (reply?.kind !== 'AdmissionReview') throw new Error(`expected webhook response of kind AdmissionReview, got ${JSON.stringify(reply?.kind ?? '')}`);
   if (reply.apiVersion !== apiVersion) throw new Error(`expected webhook response of ${apiVersion}, got ${reply.apiVersion}`);
   const response = reply.response;
@@ -54,8 +85,8 @@ export function readAdmissionResponse(reply: any, uid: string, apiVersion: strin
 }
 
 /** kube's ToStatusErr: the Status a client sees when a webhook says no. */
-export function denialStatus(webhookName: string, result: any): any {
-  const s = result ?? {};
+export function denialStatus(webhookName: string, result: WebhookStatusResult | undefined): FailureStatus {
+  const s: WebhookStatusResult = result ?? {};
   const deniedBy = `admission webhook "${webhookName}" denied the request`;
   const message = s.message ? `${deniedBy}: ${s.message}` : s.reason ? `${deniedBy}: ${s.reason}` : `${deniedBy} without explanation`;
   return {

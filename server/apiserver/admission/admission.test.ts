@@ -1,14 +1,17 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmission, setServiceResolver, defaultServiceResolver, type AdmissionInput } from './index';
+import { runAdmission, setServiceResolver, defaultServiceResolver, type AdmissionInput, type AdmissionResult } from './index';
+import type { AdmittedObject, Webhook } from './webhook-rules';
 import { createTestPKI, type TestPKI } from './testing/test-pki';
 
 /** What the fake virt-api webhook server does per path. */
-type Handler = (request: any) => object | 'hang' | 'bad-uid';
+/** what the handlers read of an AdmissionReview's request */
+interface ReviewRequest { uid: string; object?: AdmittedObject & { spec?: { runStrategy?: string } } }
+type Handler = (request: ReviewRequest) => object | 'hang' | 'bad-uid';
 const handlers: Record<string, Handler> = {
   '/mutate-label': (req) => ({ allowed: true, patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels/mutated', value: 'yes' }]), warnings: ['spec.running is deprecated, please use spec.runStrategy instead.'] }),
-  '/mutate-second': (req) => ({ allowed: true, patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels/sawFirst', value: req.object.metadata.labels.mutated ?? 'no' }]) }),
+  '/mutate-second': (req) => ({ allowed: true, patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/metadata/labels/sawFirst', value: req.object?.metadata?.labels?.mutated ?? 'no' }]) }),
   '/deny-running': (req) => (req.object?.spec?.runStrategy === 'Bogus'
     ? { allowed: false, status: { code: 422, reason: 'Invalid', message: 'Invalid RunStrategy (Bogus)', details: { causes: [{ reason: 'FieldValueInvalid', field: 'spec.runStrategy', message: 'Invalid RunStrategy (Bogus)' }] } } }
     : { allowed: true }),
@@ -17,7 +20,7 @@ const handlers: Record<string, Handler> = {
   '/hang': () => 'hang',
   '/bad-uid': () => 'bad-uid',
 };
-const seen: any[] = [];
+const seen: { path: string; review: { request: ReviewRequest } }[] = [];
 let pki: TestPKI;
 let server: Server;
 let port: number;
@@ -31,7 +34,7 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const review = JSON.parse(body);
-      seen.push({ path: req.url, review });
+      seen.push({ path: req.url!, review });
       const out = handlers[new URL(req.url!, 'https://x').pathname](review.request);
       if (out === 'hang') return;
       const uid = out === 'bad-uid' ? 'not-the-uid' : review.request.uid;
@@ -52,11 +55,11 @@ afterAll(async () => {
 });
 
 const vmRule = [{ operations: ['CREATE', 'UPDATE'], apiGroups: ['kubevirt.io'], apiVersions: ['v1'], resources: ['virtualmachines'] }];
-const webhook = (name: string, path: string, extra: object = {}) => ({
+const webhook = (name: string, path: string, extra: Partial<Webhook> = {}) => ({
   name, rules: vmRule, sideEffects: 'None', admissionReviewVersions: ['v1'], failurePolicy: 'Fail',
   clientConfig: { service: { namespace: 'kubevirt', name: 'virt-api', path }, caBundle: pki.caBundle }, ...extra,
 });
-const config = (name: string, webhooks: object[]) => ({ metadata: { name }, webhooks });
+const config = (name: string, webhooks: Webhook[]) => ({ metadata: { name }, webhooks });
 const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
   operation: 'CREATE',
   rt: { group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines', kind: 'VirtualMachine' },
@@ -69,6 +72,9 @@ const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
   validating: [],
   ...over,
 });
+
+/** the Status of a refused admission */
+const refusal = (r: AdmissionResult) => (r.allowed ? undefined : r.status);
 
 describe('runAdmission', () => {
   it('applies mutating patches in order and collects warnings, then validates', async () => {
@@ -105,8 +111,8 @@ describe('runAdmission', () => {
   });
 
   it('says "without explanation" and 400 when a denial carries no status', async () => {
-    const r: any = await runAdmission(input({ validating: [config('v', [webhook('quiet', '/deny-bare')])] }));
-    expect(r.status).toMatchObject({ code: 400, message: 'admission webhook "quiet" denied the request without explanation' });
+    const r = await runAdmission(input({ validating: [config('v', [webhook('quiet', '/deny-bare')])] }));
+    expect(refusal(r)).toMatchObject({ code: 400, message: 'admission webhook "quiet" denied the request without explanation' });
   });
 
   it.each([
@@ -116,24 +122,24 @@ describe('runAdmission', () => {
   ])('fails closed on %s (failurePolicy Fail → 500) and opens with Ignore', async (_n, clientOverride, path) => {
     const base = webhook('w', path);
     const broken = { ...base, clientConfig: { ...base.clientConfig, ...clientOverride } };
-    const fail: any = await runAdmission(input({ validating: [config('v', [broken])] }));
+    const fail = await runAdmission(input({ validating: [config('v', [broken])] }));
     expect(fail.allowed).toBe(false);
-    expect(fail.status).toMatchObject({ code: 500, reason: 'InternalError' });
-    expect(fail.status.message).toMatch(/^Internal error occurred: failed calling webhook "w": /);
+    expect(refusal(fail)).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(refusal(fail)?.message).toMatch(/^Internal error occurred: failed calling webhook "w": /);
     const ignore = await runAdmission(input({ validating: [config('v', [{ ...broken, failurePolicy: 'Ignore' }])] }));
     expect(ignore.allowed).toBe(true);
   });
 
   it('gives up after timeoutSeconds', async () => {
     const started = Date.now();
-    const r: any = await runAdmission(input({ validating: [config('v', [webhook('slow', '/hang', { timeoutSeconds: 1 })])] }));
-    expect(r.status.message).toContain('context deadline exceeded');
+    const r = await runAdmission(input({ validating: [config('v', [webhook('slow', '/hang', { timeoutSeconds: 1 })])] }));
+    expect(refusal(r)?.message).toContain('context deadline exceeded');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('refuses dry-run requests to webhooks with side effects', async () => {
-    const r: any = await runAdmission(input({ dryRun: true, validating: [config('v', [webhook('effects', '/allow', { sideEffects: 'Some' })])] }));
-    expect(r.status).toMatchObject({ code: 400, reason: 'BadRequest', message: 'admission webhook "effects" does not support dry run' });
+    const r = await runAdmission(input({ dryRun: true, validating: [config('v', [webhook('effects', '/allow', { sideEffects: 'Some' })])] }));
+    expect(refusal(r)).toMatchObject({ code: 400, reason: 'BadRequest', message: 'admission webhook "effects" does not support dry run' });
   });
 
   it('calls nothing when no rule matches', async () => {

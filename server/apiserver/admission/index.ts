@@ -1,7 +1,7 @@
 import { log } from '../../log';
-import type { ReviewInput } from './admission-review';
+import type { FailureStatus, ReviewInput } from './admission-review';
 import { callWebhook, type CallOutcome } from './webhook-call';
-import { webhookApplies, type AdmissionAttributes } from './webhook-rules';
+import { webhookApplies, type AdmissionAttributes, type AdmittedObject, type Webhook, type WebhookConfiguration } from './webhook-rules';
 
 export { setServiceResolver, resolveService, defaultServiceResolver, resolveServiceTarget } from './service-resolver';
 export { webhookApplies, ruleMatches } from './webhook-rules';
@@ -14,14 +14,14 @@ export interface AdmissionInput extends AdmissionAttributes {
   user: { username: string; groups: string[] };
   dryRun: boolean;
   /** MutatingWebhookConfiguration objects */
-  mutating: any[];
+  mutating: WebhookConfiguration[];
   /** ValidatingWebhookConfiguration objects */
-  validating: any[];
+  validating: WebhookConfiguration[];
 }
 
 export type AdmissionResult =
-  | { allowed: true; object?: any; warnings: string[] }
-  | { allowed: false; status: any };
+  | { allowed: true; object?: AdmittedObject; warnings: string[] }
+  | { allowed: false; status: FailureStatus };
 
 /**
  * kube-apiserver's webhook admission: mutating webhooks one after another (configurations by
@@ -51,7 +51,7 @@ export async function runAdmission(input: AdmissionInput): Promise<AdmissionResu
 }
 
 /** undefined = carry on; otherwise the request's final answer. */
-function judge(webhook: any, outcome: CallOutcome, warnings: string[]): AdmissionResult | undefined {
+function judge(webhook: Webhook, outcome: CallOutcome, warnings: string[]): AdmissionResult | undefined {
   if (outcome.kind === 'allowed') {
     warnings.push(...outcome.warnings);
     return undefined;
@@ -65,7 +65,7 @@ function judge(webhook: any, outcome: CallOutcome, warnings: string[]): Admissio
 }
 
 /** Webhooks of all configurations: configurations sorted by name, webhooks in their listed order. */
-function orderedWebhooks(configs: any[]): any[] {
+function orderedWebhooks(configs: WebhookConfiguration[]): Webhook[] {
   return [...(configs ?? [])]
     .sort((a, b) => String(a?.metadata?.name ?? '').localeCompare(String(b?.metadata?.name ?? '')))
     .flatMap((c) => c?.webhooks ?? []);

@@ -1,22 +1,23 @@
 import { applyJsonPatch } from '../patch';
-import { buildAdmissionReview, denialStatus, readAdmissionResponse, type ReviewInput } from './admission-review';
+import { buildAdmissionReview, denialStatus, readAdmissionResponse, type AdmissionResponse, type FailureStatus, type ReviewInput } from './admission-review';
+import type { AdmittedObject, Webhook } from './webhook-rules';
 import { DEFAULT_TIMEOUT_SECONDS, WebhookCallError, postAdmissionReview } from './webhook-client';
 
 const SIDE_EFFECTS_SAFE_FOR_DRY_RUN = new Set(['None', 'NoneOnDryRun']);
 
 export type CallOutcome =
-  | { kind: 'allowed'; warnings: string[]; object?: any }
-  | { kind: 'denied'; status: any }
+  | { kind: 'allowed'; warnings: string[]; object?: AdmittedObject }
+  | { kind: 'denied'; status: FailureStatus }
   /** the webhook could not be called or answered nonsense: failurePolicy decides */
-  | { kind: 'failed'; status: any };
+  | { kind: 'failed'; status: FailureStatus };
 
 /** Calls one webhook and interprets its answer; `mutate` applies a returned JSONPatch to `input.object`. */
-export async function callWebhook(webhook: any, input: ReviewInput, mutate: boolean): Promise<CallOutcome> {
-  if (input.dryRun && !SIDE_EFFECTS_SAFE_FOR_DRY_RUN.has(webhook.sideEffects)) {
+export async function callWebhook(webhook: Webhook, input: ReviewInput, mutate: boolean): Promise<CallOutcome> {
+  if (input.dryRun && !SIDE_EFFECTS_SAFE_FOR_DRY_RUN.has(webhook.sideEffects as string)) {
     return { kind: 'denied', status: statusOf(400, 'BadRequest', `admission webhook "${webhook.name}" does not support dry run`) };
   }
   const { review, uid, apiVersion } = buildAdmissionReview(webhook, input);
-  let response: any;
+  let response: AdmissionResponse;
   try {
     const reply = await postAdmissionReview(webhook.clientConfig, review, webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
     response = readAdmissionResponse(reply, uid, apiVersion);
@@ -34,7 +35,7 @@ export async function callWebhook(webhook: any, input: ReviewInput, mutate: bool
   }
 }
 
-function applyReturnedPatch(object: any, response: any): any {
+function applyReturnedPatch(object: AdmittedObject, response: AdmissionResponse): AdmittedObject {
   if (response.patchType !== 'JSONPatch') throw new Error(`unsupported patch type "${response.patchType ?? ''}"`);
   const ops = JSON.parse(Buffer.from(String(response.patch), 'base64').toString('utf8'));
   try {
@@ -44,7 +45,7 @@ function applyReturnedPatch(object: any, response: any): any {
   }
 }
 
-export const statusOf = (code: number, reason: string, message: string, details?: object) => ({
+export const statusOf = (code: number, reason: string, message: string, details?: Record<string, unknown>): FailureStatus => ({
   kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code,
 });
 

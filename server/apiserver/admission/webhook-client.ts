@@ -1,7 +1,8 @@
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { checkServerIdentity } from 'node:tls';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { resolveServiceTarget } from './service-resolver';
+import type { WebhookClientConfig } from './webhook-rules';
 
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
@@ -10,7 +11,7 @@ const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 export class WebhookCallError extends Error {}
 
 /** Where a webhook's clientConfig points: the URL to dial and the name to verify TLS against. */
-export function webhookEndpoint(clientConfig: any): { url: URL; serverName?: string } {
+export function webhookEndpoint(clientConfig: WebhookClientConfig | undefined): { url: URL; serverName?: string } {
   if (clientConfig?.url) return { url: new URL(clientConfig.url) };
   const svc = clientConfig?.service;
   if (!svc?.name || !svc?.namespace) throw new WebhookCallError('webhook has neither url nor service');
@@ -19,7 +20,7 @@ export function webhookEndpoint(clientConfig: any): { url: URL; serverName?: str
 }
 
 /** POSTs an AdmissionReview and returns the parsed reply, honouring caBundle and the timeout. */
-export async function postAdmissionReview(clientConfig: any, review: object, timeoutSeconds: number): Promise<any> {
+export async function postAdmissionReview(clientConfig: WebhookClientConfig | undefined, review: object, timeoutSeconds: number): Promise<unknown> {
   const { url, serverName } = webhookEndpoint(clientConfig);
   url.searchParams.set('timeout', `${timeoutSeconds}s`);
   const body = JSON.stringify(review);
@@ -41,11 +42,11 @@ export async function postAdmissionReview(clientConfig: any, review: object, tim
 function tlsOptions(ca: string | undefined, serverName: string | undefined) {
   return {
     ...(ca ? { ca } : {}),
-    ...(serverName ? { servername: serverName, checkServerIdentity: (_host: string, cert: any) => checkServerIdentity(serverName, cert) } : {}),
+    ...(serverName ? { servername: serverName, checkServerIdentity: (_host: string, cert: PeerCertificate) => checkServerIdentity(serverName, cert) } : {}),
   };
 }
 
-function readReply(res: IncomingMessage, display: string): Promise<any> {
+function readReply(res: IncomingMessage, display: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

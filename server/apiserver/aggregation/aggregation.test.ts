@@ -5,15 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createTestPKI } from '../admission/testing/test-pki';
 import { defaultServiceResolver, setServiceResolver } from '../admission/service-resolver';
+import type { IncomingMessage } from 'node:http';
+import type { APIService } from './api-service-target';
 import { findAPIService, proxyToAPIService, proxyUpgradeToAPIService } from './index';
 
 const user = { username: 'alice', groups: ['system:authenticated', 'devs'] };
 let backend: Server;
 let front: HttpServer;
 let frontPort: number;
-let apiservice: any;
+let apiservice: APIService;
 
-const apiService = (extra: object = {}) => ({
+const apiService = (extra: NonNullable<APIService['spec']> = {}) => ({
   metadata: { name: 'v1.subresources.kubevirt.io' },
   spec: { group: 'subresources.kubevirt.io', version: 'v1', service: { namespace: 'kubevirt', name: 'virt-api', port: 443 }, ...extra },
 });
@@ -46,7 +48,7 @@ beforeAll(async () => {
 });
 
 /** Tests pick the APIService through a header so one front server covers every case. */
-function currentService(req: any) {
+function currentService(req: IncomingMessage): APIService {
   switch (req.headers['x-test-service']) {
     case 'untrusted': return apiService();
     case 'insecure': return apiService({ insecureSkipTLSVerify: true });
@@ -63,7 +65,7 @@ afterAll(async () => {
   await Promise.all([new Promise((r) => front.close(r)), new Promise((r) => backend.close(r))]);
 });
 
-function call(path: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; json: any }> {
+function call(path: string, opts: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; json: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: frontPort, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       let text = '';
@@ -82,7 +84,7 @@ describe('findAPIService', () => {
     ['subresources.kubevirt.io', 'v1alpha3', undefined],
     ['kubevirt.io', 'v1', undefined],
   ])('%s/%s → %s', (group, version, name) => {
-    expect(findAPIService([local, apiService()], group, version)?.metadata.name).toBe(name);
+    expect(findAPIService([local, apiService()], group, version)?.metadata?.name).toBe(name);
   });
 });
 

@@ -1,10 +1,11 @@
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
-import { checkServerIdentity } from 'node:tls';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { log } from '../../log';
-import { apiServiceTarget, isAPIServiceAvailable, type ProxyTarget } from './api-service-target';
+import { apiServiceTarget, isAPIServiceAvailable, type APIService, type ProxyTarget } from './api-service-target';
 import { forwardedHeaders, returnedHeaders } from './proxy-headers';
+import { rawResponseHead, spliceUpgraded } from '../../http/upgrade-splice';
 
 const logger = log.child({ component: 'aggregation' });
 
@@ -26,7 +27,7 @@ export function setProxyClientCertificate(tls: { cert: string; key: string } | u
 }
 
 /** Forwards one request to the APIService's server, streaming both bodies; 503 Status when it cannot. */
-export function proxyToAPIService(svc: any, req: IncomingMessage, res: ServerResponse, user: User): void {
+export function proxyToAPIService(svc: APIService, req: IncomingMessage, res: ServerResponse, user: User): void {
   const upstream = openUpstream(svc, req, user, false, (status) => writeStatus(res, status));
   if (!upstream) return;
   upstream.on('response', (up) => {
@@ -40,29 +41,19 @@ export function proxyToAPIService(svc: any, req: IncomingMessage, res: ServerRes
 }
 
 /** Passes a WebSocket (or other) upgrade through to the APIService's server, subprotocols included. */
-export function proxyUpgradeToAPIService(svc: any, req: IncomingMessage, socket: Duplex, head: Buffer, user: User): void {
+export function proxyUpgradeToAPIService(svc: APIService, req: IncomingMessage, socket: Duplex, head: Buffer, user: User): void {
   const upstream = openUpstream(svc, req, user, true, (status) => writeRawStatus(socket, status));
   if (!upstream) return;
-  upstream.on('upgrade', (up, upSocket, upHead) => {
-    socket.write(rawHead(up));
-    if (upHead.length) socket.write(upHead);
-    if (head.length) upSocket.write(head);
-    upSocket.pipe(socket).pipe(upSocket);
-    const close = () => { upSocket.destroy(); socket.destroy(); };
-    upSocket.on('error', close);
-    socket.on('error', close);
-    upSocket.on('close', close);
-    socket.on('close', close);
-  });
+  upstream.on('upgrade', (up, upSocket, upHead) => spliceUpgraded(socket, head, up, upSocket, upHead));
   upstream.on('response', (up) => {
     // the server refused to upgrade: relay its answer and hang up
-    socket.write(rawHead(up));
+    socket.write(rawResponseHead(up));
     up.pipe(socket);
   });
   upstream.end();
 }
 
-function openUpstream(svc: any, req: IncomingMessage, user: User, upgrade: boolean, fail: (status: object) => void): ClientRequest | undefined {
+function openUpstream(svc: APIService, req: IncomingMessage, user: User, upgrade: boolean, fail: (status: object) => void): ClientRequest | undefined {
   if (!isAPIServiceAvailable(svc)) {
     fail(unavailable('service unavailable'));
     return undefined;
@@ -97,7 +88,7 @@ function tlsOptions(t: ProxyTarget) {
   return {
     rejectUnauthorized: !t.insecure,
     ...(t.ca ? { ca: t.ca } : {}),
-    ...(t.serverName ? { servername: t.serverName, checkServerIdentity: (_h: string, cert: any) => checkServerIdentity(t.serverName!, cert) } : {}),
+    ...(t.serverName ? { servername: t.serverName, checkServerIdentity: (_h: string, cert: PeerCertificate) => checkServerIdentity(t.serverName!, cert) } : {}),
     ...(proxyClientTLS ? { cert: proxyClientTLS.cert, key: proxyClientTLS.key } : {}),
   };
 }
@@ -119,10 +110,4 @@ function writeRawStatus(socket: Duplex, status: object): void {
   if (socket.destroyed) return;
   const body = JSON.stringify(status);
   socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
-function rawHead(res: IncomingMessage): string {
-  const lines = [`HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage ?? ''}`];
-  for (let i = 0; i < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
-  return lines.join('\r\n') + '\r\n\r\n';
 }

@@ -7,8 +7,16 @@ export const DEFAULT_EVENT_TTL_MS = 60 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
 const WRITE = { user: SYSTEM_USER, dryRun: false };
 
+/** the timestamps of a stored core/v1 or events.k8s.io/v1 Event */
+interface StoredEvent {
+  series?: { lastObservedTime?: string };
+  lastTimestamp?: string | null;
+  eventTime?: string | null;
+  metadata?: { creationTimestamp?: string };
+}
+
 /** when an event last happened: series, last timestamp, event time, else creation */
-export function lastSeen(ev: any): number {
+export function lastSeen(ev: StoredEvent): number {
   const t = ev.series?.lastObservedTime ?? ev.lastTimestamp ?? ev.eventTime ?? ev.metadata?.creationTimestamp;
   const ms = t ? Date.parse(t) : NaN;
   return Number.isNaN(ms) ? 0 : ms;

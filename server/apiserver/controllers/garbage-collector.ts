@@ -9,6 +9,9 @@ import { startRelistingWatch } from './relisting-watch';
 
 const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
 
+/** the metadata the collector rewrites on a dependent or an owner */
+interface OwnedObject { metadata: { finalizers?: string[]; ownerReferences?: { uid: string }[] } }
+
 /**
  * Garbage collection by ownerReferences, as kube-controller-manager does it:
  * background (dependents of a vanished owner are deleted), foreground (the owner keeps
@@ -28,7 +31,7 @@ export function startGarbageCollector(ctx: ApiContext): () => void {
     } catch (err) { if (!isGone(err)) throw err; }
   }
 
-  async function mutateKey(key: string, mutate: (obj: any) => void): Promise<void> {
+  async function mutateKey(key: string, mutate: (obj: OwnedObject) => void): Promise<void> {
     const loc = locateKey(ctx, key);
     if (!loc) return;
     try {

@@ -12,15 +12,28 @@ const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as c
 const NODES = { group: '', resource: 'nodes', namespaced: false };
 const LEASES = { group: 'coordination.k8s.io', resource: 'leases', namespaced: true };
 
+interface NodeCondition {
+  type: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
+/** a stored Node, the fields node lifecycle reads */
+interface StoredNode { metadata: { name: string; creationTimestamp?: string }; status?: { conditions?: NodeCondition[] } }
+/** a stored coordination.k8s.io/v1 Lease */
+interface StoredLease { spec?: { renewTime?: string } }
+
 /** when the node last proved it was alive: its Lease's renewTime, else its Ready heartbeat, else creation */
-export function lastHeartbeat(node: any, lease: any | undefined): number {
-  const candidates = [lease?.spec?.renewTime, (node.status?.conditions ?? []).find((c: any) => c.type === 'Ready')?.lastHeartbeatTime, node.metadata?.creationTimestamp];
-  return Math.max(...candidates.filter(Boolean).map((t: string) => Date.parse(t)).filter((n) => !Number.isNaN(n)), 0);
+export function lastHeartbeat(node: StoredNode, lease: StoredLease | undefined): number {
+  const candidates = [lease?.spec?.renewTime, (node.status?.conditions ?? []).find((c) => c.type === 'Ready')?.lastHeartbeatTime, node.metadata?.creationTimestamp];
+  return Math.max(...candidates.filter((t): t is string => Boolean(t)).map((t) => Date.parse(t)).filter((n) => !Number.isNaN(n)), 0);
 }
 
 /** the node's conditions once its kubelet is silent: every condition Unknown */
-export function markConditionsUnknown(node: any, now: string): any[] {
-  const conds: any[] = node.status?.conditions ?? [];
+export function markConditionsUnknown(node: StoredNode, now: string): NodeCondition[] {
+  const conds: NodeCondition[] = node.status?.conditions ?? [];
   const withReady = conds.some((c) => c.type === 'Ready') ? conds : [...conds, { type: 'Ready' }];
   return withReady.map((c) => (c.status === 'Unknown' ? c : { ...c, status: 'Unknown', reason: REASON_NODE_STATUS_UNKNOWN, message: MESSAGE_NODE_STATUS_UNKNOWN, lastTransitionTime: now }));
 }
@@ -37,9 +50,9 @@ export function startNodeLeaseController(ctx: ApiContext, timeoutMs = DEFAULT_NO
   async function checkNodes(): Promise<void> {
     const now = Date.now();
     for (const kv of ctx.store.list(objectPrefix(NODES)).items) {
-      const node = JSON.parse(kv.value);
+      const node: StoredNode = JSON.parse(kv.value);
       const leaseKv = ctx.store.get(objectKey(LEASES, NODE_LEASE_NAMESPACE, node.metadata.name));
-      const ready = (node.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+      const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
       if (ready?.status === 'Unknown' || now - lastHeartbeat(node, leaseKv && JSON.parse(leaseKv.value)) <= timeoutMs) continue;
       log.info({ node: node.metadata.name }, 'node lease expired, marking Ready=Unknown');
       try {

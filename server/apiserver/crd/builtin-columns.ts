@@ -12,33 +12,64 @@ export interface BuiltinColumn {
   format?: string;
   priority?: number;
   description?: string;
-  cell: (o: any, now: number) => unknown;
+  cell: (o: unknown, now: number) => unknown;
 }
 
-const age: BuiltinColumn = { name: 'Age', type: 'string', cell: (o, now) => humanAge(o.metadata?.creationTimestamp, now) };
+interface Condition { type?: string; status?: string; reason?: string }
+interface ContainerStatus { ready?: boolean; restartCount?: number; state?: { waiting?: { reason?: string } } }
 
-function podReady(o: any): string {
-  const statuses: any[] = o.status?.containerStatuses ?? [];
+/** the fields of the built-in kinds below that their cells read (each kind uses its own few) */
+interface Shown {
+  metadata?: { creationTimestamp?: string; deletionTimestamp?: string; labels?: Record<string, string> };
+  spec?: {
+    containers?: unknown[]; nodeName?: string; unschedulable?: boolean; holderIdentity?: string;
+    service?: { namespace?: string; name?: string };
+  };
+  status?: {
+    containerStatuses?: ContainerStatus[]; reason?: string; phase?: string; podIP?: string;
+    conditions?: Condition[]; nodeInfo?: { kubeletVersion?: string };
+  };
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  type?: string;
+  lastTimestamp?: string;
+  eventTime?: string;
+  reason?: string;
+  involvedObject?: { kind?: string; name?: string };
+  message?: string;
+  note?: string;
+}
+
+/** a stored object of the column's kind */
+const shown = (o: unknown) => o as Shown;
+
+const age: BuiltinColumn = { name: 'Age', type: 'string', cell: (o, now) => humanAge(shown(o).metadata?.creationTimestamp, now) };
+
+function podReady(obj: unknown): string {
+  const o = shown(obj);
+  const statuses: ContainerStatus[] = o.status?.containerStatuses ?? [];
   const total = o.spec?.containers?.length ?? statuses.length;
   return `${statuses.filter((s) => s.ready).length}/${total}`;
 }
 
-function podStatus(o: any): string {
+function podStatus(obj: unknown): string {
+  const o = shown(obj);
   if (o.metadata?.deletionTimestamp) return 'Terminating';
-  const waiting = (o.status?.containerStatuses ?? []).find((s: any) => s.state?.waiting?.reason)?.state.waiting.reason;
+  const waiting = (o.status?.containerStatuses ?? []).find((s) => s.state?.waiting?.reason)?.state?.waiting?.reason;
   return waiting ?? o.status?.reason ?? o.status?.phase ?? 'Unknown';
 }
 
-const podRestarts = (o: any) => (o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + (s.restartCount ?? 0), 0);
+const podRestarts = (o: unknown) => (shown(o).status?.containerStatuses ?? []).reduce((n: number, s) => n + (s.restartCount ?? 0), 0);
 
-function nodeStatus(o: any): string {
-  const ready = (o.status?.conditions ?? []).find((c: any) => c.type === 'Ready');
+function nodeStatus(obj: unknown): string {
+  const o = shown(obj);
+  const ready = (o.status?.conditions ?? []).find((c) => c.type === 'Ready');
   const base = ready?.status === 'True' ? 'Ready' : ready ? 'NotReady' : 'Unknown';
   return o.spec?.unschedulable ? `${base},SchedulingDisabled` : base;
 }
 
-const nodeRoles = (o: any) =>
-  Object.keys(o.metadata?.labels ?? {})
+const nodeRoles = (o: unknown) =>
+  Object.keys(shown(o).metadata?.labels ?? {})
     .filter((l) => l.startsWith('node-role.kubernetes.io/'))
     .map((l) => l.slice('node-role.kubernetes.io/'.length))
     .join(',') || '<none>';
@@ -50,30 +81,30 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
     { name: 'Status', type: 'string', cell: podStatus },
     { name: 'Restarts', type: 'string', cell: (o) => String(podRestarts(o)) },
     age,
-    { name: 'IP', type: 'string', priority: 1, cell: (o) => o.status?.podIP ?? '<none>' },
-    { name: 'Node', type: 'string', priority: 1, cell: (o) => o.spec?.nodeName ?? '<none>' },
+    { name: 'IP', type: 'string', priority: 1, cell: (o) => shown(o).status?.podIP ?? '<none>' },
+    { name: 'Node', type: 'string', priority: 1, cell: (o) => shown(o).spec?.nodeName ?? '<none>' },
   ],
   Node: [
     { name: 'Status', type: 'string', cell: nodeStatus },
     { name: 'Roles', type: 'string', cell: nodeRoles },
     age,
-    { name: 'Version', type: 'string', cell: (o) => o.status?.nodeInfo?.kubeletVersion ?? '' },
+    { name: 'Version', type: 'string', cell: (o) => shown(o).status?.nodeInfo?.kubeletVersion ?? '' },
   ],
-  Namespace: [{ name: 'Status', type: 'string', cell: (o) => o.status?.phase ?? 'Active' }, age],
-  ConfigMap: [{ name: 'Data', type: 'integer', cell: (o) => Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length }, age],
+  Namespace: [{ name: 'Status', type: 'string', cell: (o) => shown(o).status?.phase ?? 'Active' }, age],
+  ConfigMap: [{ name: 'Data', type: 'integer', cell: (o) => Object.keys(shown(o).data ?? {}).length + Object.keys(shown(o).binaryData ?? {}).length }, age],
   Secret: [
-    { name: 'Type', type: 'string', cell: (o) => o.type ?? 'Opaque' },
-    { name: 'Data', type: 'integer', cell: (o) => Object.keys(o.data ?? {}).length },
+    { name: 'Type', type: 'string', cell: (o) => shown(o).type ?? 'Opaque' },
+    { name: 'Data', type: 'integer', cell: (o) => Object.keys(shown(o).data ?? {}).length },
     age,
   ],
   Event: [
-    { name: 'Last Seen', type: 'string', cell: (o, now) => humanAge(o.lastTimestamp ?? o.eventTime ?? o.metadata?.creationTimestamp, now) },
-    { name: 'Type', type: 'string', cell: (o) => o.type ?? '' },
-    { name: 'Reason', type: 'string', cell: (o) => o.reason ?? '' },
-    { name: 'Object', type: 'string', cell: (o) => `${String(o.involvedObject?.kind ?? '').toLowerCase()}/${o.involvedObject?.name ?? ''}` },
-    { name: 'Message', type: 'string', cell: (o) => o.message ?? o.note ?? '' },
+    { name: 'Last Seen', type: 'string', cell: (o, now) => humanAge(shown(o).lastTimestamp ?? shown(o).eventTime ?? shown(o).metadata?.creationTimestamp, now) },
+    { name: 'Type', type: 'string', cell: (o) => shown(o).type ?? '' },
+    { name: 'Reason', type: 'string', cell: (o) => shown(o).reason ?? '' },
+    { name: 'Object', type: 'string', cell: (o) => `${String(shown(o).involvedObject?.kind ?? '').toLowerCase()}/${shown(o).involvedObject?.name ?? ''}` },
+    { name: 'Message', type: 'string', cell: (o) => shown(o).message ?? shown(o).note ?? '' },
   ],
-  Lease: [{ name: 'Holder', type: 'string', cell: (o) => o.spec?.holderIdentity ?? '' }, age],
+  Lease: [{ name: 'Holder', type: 'string', cell: (o) => shown(o).spec?.holderIdentity ?? '' }, age],
   PersistentVolumeClaim: PVC_COLUMNS,
   PersistentVolume: PV_COLUMNS,
   StorageClass: STORAGE_CLASS_COLUMNS,
@@ -88,9 +119,9 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
   ClusterRole: ROLE_COLUMNS,
   RoleBinding: BINDING_COLUMNS,
   ClusterRoleBinding: BINDING_COLUMNS,
-  CustomResourceDefinition: [{ name: 'Created At', type: 'date', cell: (o) => o.metadata?.creationTimestamp ?? '' }],
+  CustomResourceDefinition: [{ name: 'Created At', type: 'date', cell: (o) => shown(o).metadata?.creationTimestamp ?? '' }],
   APIService: [
-    { name: 'Service', type: 'string', cell: (o) => (o.spec?.service ? `${o.spec.service.namespace}/${o.spec.service.name}` : 'Local') },
+    { name: 'Service', type: 'string', cell: (o) => { const svc = shown(o).spec?.service; return svc ? `${svc.namespace}/${svc.name}` : 'Local'; } },
     { name: 'Available', type: 'string', cell: apiServiceAvailable },
     age,
   ],
@@ -99,8 +130,8 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
 /** kinds whose Name cell is more than metadata.name */
 export const BUILTIN_NAME_CELLS: Record<string, (o: unknown) => string> = { StorageClass: storageClassName };
 
-function apiServiceAvailable(o: any): string {
-  const c = (o.status?.conditions ?? []).find((x: any) => x.type === 'Available');
+function apiServiceAvailable(o: unknown): string {
+  const c = (shown(o).status?.conditions ?? []).find((x) => x.type === 'Available');
   if (!c) return 'Unknown';
   return c.status === 'True' ? 'True' : `${c.status} (${c.reason ?? ''})`;
 }

@@ -5,6 +5,9 @@
  * controllers write VMI status through /status); KubeVirt's VMI CRD has none.
  */
 
+import type { CustomResourceDefinition } from './crd-types';
+import type { JSONSchemaProps } from './json-schema-props';
+
 export interface CRDSpec {
   /** definition name in KubeVirt's openapi-spec */
   definition: string;
@@ -172,7 +175,7 @@ function vmGroupSpecs(): CRDSpec[] {
 const SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.labelSelector' };
 
 /** The CustomResourceDefinition object for one spec, given its structural schema. */
-export function renderCRD(spec: CRDSpec, schema: object): Record<string, unknown> {
+export function renderCRD(spec: CRDSpec, schema: JSONSchemaProps): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

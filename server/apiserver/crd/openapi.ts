@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LIST_META, OBJECT_META, definitionName, groupVersionPath, metaDefinitions } from './openapi-meta';
 import { pathItemsFor, type OpenAPIFlavor } from './openapi-paths';
+import type { JSONSchemaProps } from './json-schema-props';
 import type { ResourceType } from './resource-type';
 
 /** What /version reports; kubectl only reads it for display. */
@@ -49,8 +50,8 @@ function documentBody(rts: ResourceType[], flavor: OpenAPIFlavor): { paths: Reco
 }
 
 function kindSchema(rt: ResourceType, flavor: OpenAPIFlavor, refPrefix: string): object {
-  const source: any = rt.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  const schema: any = flavor === 'v2' ? toV2(source) : structuredClone(source);
+  const source = (rt.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as JSONSchemaProps;
+  const schema = (flavor === 'v2' ? toV2(source) : structuredClone(source)) as JSONSchemaProps;
   const metaRef = { $ref: refPrefix + OBJECT_META };
   schema.properties = {
     ...schema.properties,
@@ -77,13 +78,14 @@ function listSchema(rt: ResourceType, refPrefix: string): object {
 }
 
 /** OpenAPI v2 cannot express nullable or combinators: drop them, as kube does for CRDs. */
-function toV2(s: any): any {
+function toV2(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(toV2);
   if (s === null || typeof s !== 'object') return s;
-  const out: any = {};
-  for (const [k, v] of Object.entries(s)) {
+  const schema = s as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
     if (k === 'nullable' || COMBINATORS.includes(k)) continue;
-    if (k === 'type' && s['x-kubernetes-int-or-string']) continue;
+    if (k === 'type' && schema['x-kubernetes-int-or-string']) continue;
     out[k] = k === 'enum' || k === 'required' || k === 'default' ? v : toV2(v);
   }
   return out;

@@ -1,3 +1,5 @@
+import type { CRDNames, CRDPrinterColumn, CRDSpecBody, CRDSubresources, CRDVersion } from './crd-types';
+
 /** One served group/version/resource, as the REST layer, discovery and OpenAPI see it. */
 export interface ResourceType {
   group: string;
@@ -37,12 +39,12 @@ export interface PrinterColumn {
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 /** The served (and stored) versions of a CustomResourceDefinition (apiextensions.k8s.io/v1). */
-export function resourceTypesFromCRD(crd: any): ResourceType[] {
-  const spec = crd?.spec ?? {};
-  const names = spec.names ?? {};
+export function resourceTypesFromCRD(crd: { spec?: Partial<CRDSpecBody> } | undefined): ResourceType[] {
+  const spec: Partial<CRDSpecBody> = crd?.spec ?? {};
+  const names: Partial<CRDNames> = spec.names ?? {};
   const kind = String(names.kind ?? '');
-  return (spec.versions ?? []).map((v: any): ResourceType => {
-    const subresources = v.subresources ?? spec.subresources ?? {};
+  return (spec.versions ?? []).map((v: CRDVersion): ResourceType => {
+    const subresources: CRDSubresources = v.subresources ?? spec.subresources ?? {};
     const scale = subresources.scale;
     return {
       group: String(spec.group ?? ''),
@@ -61,13 +63,13 @@ export function resourceTypesFromCRD(crd: any): ResourceType[] {
       storage: Boolean(v.storage),
       served: v.served !== false,
       ...(v.deprecated ? { deprecated: true, deprecationWarning: v.deprecationWarning ?? defaultDeprecation(spec.group, v.name, kind) } : {}),
-      ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map((f: any) => String(f.jsonPath).replace(/^\./, '')) } : {}),
+      ...(v.selectableFields?.length ? { selectableFields: v.selectableFields.map((f) => String(f.jsonPath).replace(/^\./, '')) } : {}),
       ...(scale ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } } : {}),
     };
   });
 }
 
-function toPrinterColumn(c: any): PrinterColumn {
+function toPrinterColumn(c: CRDPrinterColumn): PrinterColumn {
   return {
     name: String(c.name),
     type: String(c.type ?? 'string'),
@@ -79,5 +81,5 @@ function toPrinterColumn(c: any): PrinterColumn {
 }
 
 /** kube's default warning for a deprecated custom resource version. */
-const defaultDeprecation = (group: string, version: string, kind: string) =>
+const defaultDeprecation = (group: string | undefined, version: string, kind: string) =>
   `${group}/${version} ${kind} is deprecated`;

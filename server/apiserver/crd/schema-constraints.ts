@@ -1,3 +1,4 @@
+import type { JSONSchemaProps } from './json-schema-props';
 import type { SchemaNode } from './schema-node';
 import { CAUSE_INVALID, CAUSE_TOO_LONG, CAUSE_TOO_MANY, renderValue, type Cause } from './schema-cause';
 
@@ -30,7 +31,7 @@ function checkString(value: string, node: SchemaNode, field: string, causes: Cau
   if (formatError) invalid(formatError);
 }
 
-function checkNumber(value: number, s: Record<string, any>, invalid: Invalid): void {
+function checkNumber(value: number, s: JSONSchemaProps, invalid: Invalid): void {
   if (s.minimum !== undefined && (s.exclusiveMinimum ? value <= s.minimum : value < s.minimum)) {
     invalid(`should be greater than ${s.exclusiveMinimum ? '' : 'or equal to '}${s.minimum}`);
   }
@@ -40,14 +41,14 @@ function checkNumber(value: number, s: Record<string, any>, invalid: Invalid): v
   if (s.multipleOf !== undefined && value % s.multipleOf !== 0) invalid(`should be a multiple of ${s.multipleOf}`);
 }
 
-function checkArray(value: unknown[], s: Record<string, any>, field: string, causes: Cause[], invalid: Invalid): void {
+function checkArray(value: unknown[], s: JSONSchemaProps, field: string, causes: Cause[], invalid: Invalid): void {
   if (s.maxItems !== undefined && value.length > s.maxItems) {
     causes.push({ type: CAUSE_TOO_MANY, field, message: `Too many: ${value.length}: must have at most ${s.maxItems} items` });
   }
   if (s.minItems !== undefined && value.length < s.minItems) invalid(`should have at least ${s.minItems} items`);
 }
 
-function checkObject(value: object, s: Record<string, any>, invalid: Invalid): void {
+function checkObject(value: object, s: JSONSchemaProps, invalid: Invalid): void {
   const n = Object.keys(value).length;
   if (s.maxProperties !== undefined && n > s.maxProperties) invalid(`should have at most ${s.maxProperties} properties`);
   if (s.minProperties !== undefined && n < s.minProperties) invalid(`should have at least ${s.minProperties} properties`);

@@ -1,3 +1,5 @@
+import type { JSONSchemaProps } from './json-schema-props';
+
 /** An openAPIV3Schema node compiled once for fast pruning, defaulting and validation. */
 export interface SchemaNode {
   type?: string;
@@ -16,7 +18,7 @@ export interface SchemaNode {
   hasDefault: boolean;
   listType?: string;
   listMapKeys?: string[];
-  raw: Record<string, any>;
+  raw: JSONSchemaProps;
   anyOf?: SchemaNode[];
   allOf?: SchemaNode[];
   oneOf?: SchemaNode[];
@@ -24,7 +26,7 @@ export interface SchemaNode {
 }
 
 /** Compiles a structural schema (JSON) into SchemaNodes. */
-export function compileSchemaNode(s: Record<string, any> | undefined): SchemaNode {
+export function compileSchemaNode(s: JSONSchemaProps | undefined): SchemaNode {
   const raw = s ?? {};
   const node: SchemaNode = {
     type: raw.type,
@@ -40,7 +42,7 @@ export function compileSchemaNode(s: Record<string, any> | undefined): SchemaNod
   if (raw.default !== undefined) node.default = raw.default;
   if (Array.isArray(raw.enum)) node.enumValues = raw.enum;
   if (raw.properties) {
-    node.properties = new Map(Object.entries<any>(raw.properties).map(([k, v]) => [k, compileSchemaNode(v)]));
+    node.properties = new Map(Object.entries(raw.properties).map(([k, v]) => [k, compileSchemaNode(v)]));
   }
   if (raw.additionalProperties && typeof raw.additionalProperties === 'object') {
     node.additional = compileSchemaNode(raw.additionalProperties);

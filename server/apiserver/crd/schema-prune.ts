@@ -1,14 +1,14 @@
 import { OBJECT_META_FIELDS, TYPE_META_FIELDS } from './object-meta-fields';
 import type { SchemaNode } from './schema-node';
 
-const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Structural pruning and defaulting as kube-apiserver applies them to a custom resource, in
  * place: unknown fields are dropped (their paths collected), `null` in a non-nullable field is
  * dropped (or defaulted), absent fields with a `default` get it.
  */
-export function pruneAndDefault(obj: Record<string, any>, root: SchemaNode, unknown: string[]): void {
+export function pruneAndDefault(obj: Record<string, unknown>, root: SchemaNode, unknown: string[]): void {
   pruneObject(obj, root, '', unknown, true);
 }
 
@@ -20,7 +20,7 @@ function pruneValue(value: unknown, node: SchemaNode, path: string, unknown: str
   if (isObject(value)) pruneObject(value, node, path, unknown, node.embedded);
 }
 
-function pruneObject(obj: Record<string, any>, node: SchemaNode, path: string, unknown: string[], typeMeta: boolean): void {
+function pruneObject(obj: Record<string, unknown>, node: SchemaNode, path: string, unknown: string[], typeMeta: boolean): void {
   for (const key of Object.keys(obj)) {
     const childPath = path ? `${path}.${key}` : key;
     if (typeMeta && TYPE_META_FIELDS.has(key)) {
@@ -45,7 +45,7 @@ function pruneObject(obj: Record<string, any>, node: SchemaNode, path: string, u
   applyDefaults(obj, node, path, unknown);
 }
 
-function applyDefaults(obj: Record<string, any>, node: SchemaNode, path: string, unknown: string[]): void {
+function applyDefaults(obj: Record<string, unknown>, node: SchemaNode, path: string, unknown: string[]): void {
   if (!node.properties) return;
   for (const [key, child] of node.properties) {
     if (obj[key] !== undefined || !child.hasDefault) continue;
@@ -54,7 +54,7 @@ function applyDefaults(obj: Record<string, any>, node: SchemaNode, path: string,
   }
 }
 
-function pruneMetadata(meta: Record<string, any>, path: string, unknown: string[]): void {
+function pruneMetadata(meta: Record<string, unknown>, path: string, unknown: string[]): void {
   for (const key of Object.keys(meta)) {
     if (OBJECT_META_FIELDS.has(key)) continue;
     unknown.push(`${path}.${key}`);

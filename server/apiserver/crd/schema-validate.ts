@@ -43,7 +43,7 @@ function validateArray(arr: unknown[], node: SchemaNode, path: string, causes: C
   if (node.listType === 'set' || node.listType === 'map') {
     const seen = new Set<string>();
     arr.forEach((v, i) => {
-      const id = node.listType === 'map' ? JSON.stringify(node.listMapKeys?.map((k) => (v as any)?.[k])) : JSON.stringify(v);
+      const id = node.listType === 'map' ? JSON.stringify(node.listMapKeys?.map((k) => (v as Record<string, unknown> | null | undefined)?.[k])) : JSON.stringify(v);
       if (seen.has(id)) causes.push({ type: CAUSE_DUPLICATE, field: `${path}[${i}]`, message: `Duplicate value: ${renderDuplicate(v, node)}` });
       seen.add(id);
     });
@@ -52,7 +52,7 @@ function validateArray(arr: unknown[], node: SchemaNode, path: string, causes: C
 
 function renderDuplicate(v: unknown, node: SchemaNode): string {
   if (node.listType !== 'map' || !node.listMapKeys) return renderValue(v);
-  return renderValue(Object.fromEntries(node.listMapKeys.map((k) => [k, (v as any)?.[k]])));
+  return renderValue(Object.fromEntries(node.listMapKeys.map((k) => [k, (v as Record<string, unknown> | null | undefined)?.[k]])));
 }
 
 function checkCombinators(value: unknown, node: SchemaNode, path: string, causes: Cause[]): void {
@@ -99,5 +99,5 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a), kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as any)[k], (b as any)[k]));
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

@@ -1,4 +1,5 @@
 import type { ResourceType } from './resource-type';
+import type { JSONSchemaProps } from './json-schema-props';
 import { compileSchemaNode, type SchemaNode } from './schema-node';
 import { pruneAndDefault } from './schema-prune';
 import { validateNode, type Cause } from './schema-validate';
@@ -13,7 +14,7 @@ export interface CompiledSchema {
 
 export interface ValidationResult {
   /** the pruned and defaulted object (a copy; the input is not modified) */
-  object: any;
+  object: unknown;
   causes: Cause[];
   warnings: string[];
   /** paths of the fields pruning removed, e.g. "spec.foo", "spec.disks[0].bar" */
@@ -41,7 +42,7 @@ export function prepareSchema(rt: ResourceType): CompiledSchema {
   const schema = rt.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   let root = bySchema.get(schema);
   if (!root) {
-    root = compileSchemaNode(schema as Record<string, any>);
+    root = compileSchemaNode(schema as JSONSchemaProps);
     bySchema.set(schema, root);
   }
   cs = { rt, root };
@@ -55,11 +56,11 @@ export function prepareSchema(rt: ResourceType): CompiledSchema {
  * one warning each (`unknown field "spec.foo"`), Ignore → silently dropped. Validation failures
  * come back as causes (the REST layer answers 422 Invalid with them).
  */
-export function validateObject(cs: CompiledSchema, obj: any, opts: { fieldValidation: FieldValidation }): ValidationResult {
+export function validateObject(cs: CompiledSchema, obj: unknown, opts: { fieldValidation: FieldValidation }): ValidationResult {
   const object = structuredClone(obj);
   const unknownFields: string[] = [];
   if (object !== null && typeof object === 'object' && !Array.isArray(object)) {
-    pruneAndDefault(object, cs.root, unknownFields);
+    pruneAndDefault(object as Record<string, unknown>, cs.root, unknownFields);
   }
   if (unknownFields.length && opts.fieldValidation === 'Strict') throw new StrictDecodingError(cs.rt, unknownFields);
   const warnings = opts.fieldValidation === 'Warn' ? unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`) : [];

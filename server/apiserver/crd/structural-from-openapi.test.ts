@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCRDManifests } from './crd-manifests';
+import type { CustomResourceDefinition } from './crd-types';
 import { KUBEVIRT_CRD_SPECS, renderCRD } from './kubevirt-crd-specs';
+import type { JSONSchemaProps } from './json-schema-props';
 import { withSyntheticDefinitions } from './synthetic-definitions';
 import { QUANTITY_PATTERN, structuralSchemaFor } from './structural-from-openapi';
 
@@ -25,34 +27,35 @@ describe('structuralSchemaFor', () => {
     Item: { type: 'object', required: ['name'], properties: { name: { type: 'string', default: '' }, other: { type: 'string' } } },
     'k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta': { type: 'object', properties: { name: { type: 'string' } } },
   };
-  const s: any = structuralSchemaFor(toy, 'Root');
+  const s = structuralSchemaFor(toy, 'Root');
+  const p = s.properties ?? {};
 
   it.each([
-    ['root metadata is a plain object', s.properties.metadata, { type: 'object' }],
-    ['Quantity is int-or-string with a pattern', s.properties.size, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true, pattern: QUANTITY_PATTERN, description: 'how big' }],
-    ['IntOrString', s.properties.port, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }],
-    ['RawExtension preserves unknown fields', s.properties.raw, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
-    ['nested metadata preserves unknown fields', s.properties.template.properties.metadata, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, nullable: true }],
-    ['type arrays become nullable', s.properties.when, { type: 'string', nullable: true }],
-    ['a recursive reference stops', s.properties.self, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
+    ['root metadata is a plain object', p.metadata, { type: 'object' }],
+    ['Quantity is int-or-string with a pattern', p.size, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true, pattern: QUANTITY_PATTERN, description: 'how big' }],
+    ['IntOrString', p.port, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }],
+    ['RawExtension preserves unknown fields', p.raw, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
+    ['nested metadata preserves unknown fields', p.template.properties?.metadata, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, nullable: true }],
+    ['type arrays become nullable', p.when, { type: 'string', nullable: true }],
+    ['a recursive reference stops', p.self, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
   ])('%s', (_n, actual, expected) => {
     expect(actual).toEqual(expected);
   });
 
   it('drops defaults and keeps list-type map only when its keys are required', () => {
     expect(JSON.stringify(s)).not.toContain('"default"');
-    expect(s.properties.items['x-kubernetes-list-type']).toBe('map');
-    expect(s.properties.loose['x-kubernetes-list-type']).toBe('atomic');
+    expect(p.items['x-kubernetes-list-type']).toBe('map');
+    expect(p.loose['x-kubernetes-list-type']).toBe('atomic');
   });
 });
 
 /** kube's structural rules: every node typed (or int-or-string / preserve-unknown), no $ref, no default. */
-function structuralViolations(node: any, path: string, out: string[]): string[] {
+function structuralViolations(node: JSONSchemaProps, path: string, out: string[]): string[] {
   if (node.$ref) out.push(`${path}: $ref`);
   if (node.default !== undefined) out.push(`${path}: default`);
   if (!node.type && !node['x-kubernetes-int-or-string'] && !node['x-kubernetes-preserve-unknown-fields']) out.push(`${path}: no type`);
   if (node.properties && node.additionalProperties) out.push(`${path}: properties and additionalProperties`);
-  for (const [k, v] of Object.entries<any>(node.properties ?? {})) structuralViolations(v, `${path}.${k}`, out);
+  for (const [k, v] of Object.entries(node.properties ?? {})) structuralViolations(v, `${path}.${k}`, out);
   if (node.items) structuralViolations(node.items, `${path}[]`, out);
   if (node.additionalProperties && typeof node.additionalProperties === 'object') structuralViolations(node.additionalProperties, `${path}{}`, out);
   return out;
@@ -63,12 +66,12 @@ describe('deploy/crds', () => {
 
   it('is what scripts/gen-crds.ts generates from deploy/openapi (run it after changing either)', () => {
     const expected = KUBEVIRT_CRD_SPECS.map((spec) => renderCRD(spec, structuralSchemaFor(defs, spec.definition)));
-    expect(files.map((c) => c.metadata.name).sort()).toEqual(expected.map((c: any) => c.metadata.name).sort());
-    for (const crd of expected as any[]) expect(files.find((f) => f.metadata.name === crd.metadata.name)).toEqual(crd);
+    expect(files.map((c) => c.metadata.name).sort()).toEqual(expected.map((c) => c.metadata.name).sort());
+    for (const crd of expected) expect(files.find((f) => f.metadata.name === crd.metadata.name)).toEqual(crd);
   });
 
-  it.each(files.map((c) => [c.metadata.name, c]))('%s has a structural schema', (_name, crd: any) => {
-    expect(structuralViolations(crd.spec.versions[0].schema.openAPIV3Schema, '', [])).toEqual([]);
+  it.each(files.map((c) => [c.metadata.name, c]))('%s has a structural schema', (_name, crd) => {
+    expect(structuralViolations((crd as CustomResourceDefinition).spec.versions[0].schema?.openAPIV3Schema ?? {}, '', [])).toEqual([]);
   });
 
   it('names and shortNames match KubeVirt', () => {

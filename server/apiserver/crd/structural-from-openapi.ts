@@ -4,8 +4,25 @@
  * that are not structural), Kubernetes' special types mapped to their CRD forms.
  */
 
-type Schema = Record<string, any>;
-type Definitions = Record<string, Schema>;
+import type { JSONSchemaProps } from './json-schema-props';
+
+/** the structural schema we produce */
+type Schema = JSONSchemaProps;
+/** a Swagger 2.0 schema as openapi-gen writes it: its `type` may also list several types */
+interface SwaggerSchema {
+  $ref?: string;
+  description?: string;
+  type?: string | string[];
+  format?: string;
+  properties?: Record<string, SwaggerSchema>;
+  additionalProperties?: SwaggerSchema | boolean;
+  items?: SwaggerSchema;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  [keyword: string]: unknown;
+}
+type Definitions = Record<string, SwaggerSchema>;
 
 const DEF_PREFIX = '#/definitions/';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1.';
@@ -47,7 +64,7 @@ export function structuralSchemaFor(defs: Definitions, name: string): Schema {
   return root;
 }
 
-function convert(defs: Definitions, schema: Schema, stack: string[], nested: boolean): Schema {
+function convert(defs: Definitions, schema: SwaggerSchema, stack: string[], nested: boolean): Schema {
   if (schema.$ref) {
     const name = String(schema.$ref).slice(DEF_PREFIX.length);
     const withDescription = (s: Schema) => (schema.description ? { ...s, description: schema.description } : s);
@@ -60,17 +77,17 @@ function convert(defs: Definitions, schema: Schema, stack: string[], nested: boo
   const out: Schema = {};
   for (const k of KEPT_KEYWORDS) if (schema[k] !== undefined) out[k] = schema[k];
   if (out.format && !KNOWN_FORMATS.has(out.format)) delete out.format;
-  if (Array.isArray(out.type)) {
-    // ["string", "null"] → type string, nullable
-    const types = out.type.filter((t: string) => t !== 'null');
-    if (types.length !== out.type.length) out.nullable = true;
+  if (Array.isArray(schema.type)) {
+    // ["string", "null"] → type string, nullable (out.type is schema.type, copied above)
+    const types = schema.type.filter((t) => t !== 'null');
+    if (types.length !== schema.type.length) out.nullable = true;
     out.type = types[0];
   }
   if (schema.format === 'int-or-string') return { ...intOrString(), ...(schema.description ? { description: schema.description } : {}) };
   if (schema.properties) {
     out.type ??= 'object';
     out.properties = {};
-    for (const [k, v] of Object.entries<Schema>(schema.properties)) out.properties[k] = convert(defs, v, stack, true);
+    for (const [k, v] of Object.entries(schema.properties)) out.properties[k] = convert(defs, v, stack, true);
   } else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     out.additionalProperties = convert(defs, schema.additionalProperties, stack, true);
   } else if (schema.additionalProperties === true) {
@@ -89,7 +106,7 @@ function convert(defs: Definitions, schema: Schema, stack: string[], nested: boo
  * Keeps x-kubernetes-list-type only where kube accepts it: `map` needs object items whose map keys
  * are all required; `set` needs scalar items. Anything else becomes `atomic`.
  */
-function addListType(out: Schema, schema: Schema): void {
+function addListType(out: Schema, schema: SwaggerSchema): void {
   const listType = schema['x-kubernetes-list-type'];
   if (!listType || out.type !== 'array') return;
   const items = out.items ?? {};
@@ -105,7 +122,7 @@ function addListType(out: Schema, schema: Schema): void {
     return;
   }
   if (listType === 'set') {
-    out['x-kubernetes-list-type'] = ['string', 'integer', 'number', 'boolean'].includes(items.type) ? 'set' : 'atomic';
+    out['x-kubernetes-list-type'] = ['string', 'integer', 'number', 'boolean'].includes(items.type ?? '') ? 'set' : 'atomic';
     return;
   }
   out['x-kubernetes-list-type'] = 'atomic';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resourceTypesFromCRD } from './resource-type';
 import { readCRDManifests } from './crd-manifests';
-import { renderTable } from './table';
+import { renderTable, type Table } from './table';
 import { humanDuration } from './human-duration';
 
 const NOW = Date.parse('2024-05-01T12:00:00Z');
@@ -17,14 +17,14 @@ const vmi = {
   },
 };
 
-const cellsByName = (table: any, row = 0) =>
-  Object.fromEntries(table.columnDefinitions.map((c: any, i: number) => [c.name, table.rows[row].cells[i]]));
+const cellsByName = (table: Table, row = 0) =>
+  Object.fromEntries(table.columnDefinitions.map((c, i) => [c.name, table.rows[row].cells[i]]));
 
 describe('renderTable', () => {
   it('renders a VMI with KubeVirt\'s columns, Name first', () => {
     const t = renderTable(rtOf('VirtualMachineInstance'), [vmi], { includeObject: 'Metadata', listMeta: { resourceVersion: '42' }, kind: 'VirtualMachineInstance', now: NOW });
     expect(t).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '42' } });
-    expect(t.columnDefinitions.map((c: any) => [c.name, c.priority])).toEqual([
+    expect(t.columnDefinitions.map((c) => [c.name, c.priority])).toEqual([
       ['Name', 0], ['Age', 0], ['Phase', 0], ['IP', 0], ['NodeName', 0], ['Ready', 0], ['Live-Migratable', 1], ['Paused', 1],
     ]);
     expect(cellsByName(t)).toEqual({
@@ -43,7 +43,7 @@ describe('renderTable', () => {
   it('gives a custom resource without printer columns an Age column', () => {
     const t = renderTable(rtOf('MigrationPolicy'), [{ metadata: { name: 'p', creationTimestamp: '2024-04-29T12:00:00Z' } }], { includeObject: 'Object', listMeta: {}, kind: 'MigrationPolicy', now: NOW });
     expect(cellsByName(t)).toEqual({ Name: 'p', Age: '2d' });
-    expect(t.rows[0].object.metadata.name).toBe('p');
+    expect(t.rows[0].object).toMatchObject({ metadata: { name: 'p' } });
   });
 
   it('uses kubectl\'s pod columns for a built-in Pod', () => {

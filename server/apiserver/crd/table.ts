@@ -5,6 +5,19 @@ import type { PrinterColumn, ResourceType } from './resource-type';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
+/** meta.k8s.io/v1 TableColumnDefinition */
+export interface TableColumnDefinition { name: string; type: string; format: string; description: string; priority: number }
+/** meta.k8s.io/v1 TableRow: the cells, and the object as includeObject asks */
+export interface TableRow { cells: unknown[]; object?: unknown }
+/** meta.k8s.io/v1 Table */
+export interface Table {
+  kind: 'Table';
+  apiVersion: 'meta.k8s.io/v1';
+  metadata: Record<string, unknown>;
+  columnDefinitions: TableColumnDefinition[];
+  rows: TableRow[];
+}
+
 const NAME_DESCRIPTION =
   'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
 const CREATION_DESCRIPTION =
@@ -19,9 +32,9 @@ const DEFAULT_CR_COLUMNS: PrinterColumn[] = [{ name: 'Age', type: 'date', jsonPa
  */
 export function renderTable(
   rt: ResourceType | undefined,
-  objects: any[],
-  opts: { includeObject: IncludeObject; listMeta: any; wide?: boolean; kind: string; now?: number },
-): any {
+  objects: unknown[],
+  opts: { includeObject: IncludeObject; listMeta: Record<string, unknown> | undefined; wide?: boolean; kind: string; now?: number },
+): Table {
   const now = opts.now ?? Date.now();
   const columns = isCustom(rt) ? crColumns(rt!) : BUILTIN_COLUMNS[opts.kind] ?? (rt ? crColumns(rt) : [ageColumn()]);
   const nameCell = (!isCustom(rt) && BUILTIN_NAME_CELLS[opts.kind]) || ((o: unknown) => String((o as { metadata?: { name?: string } } | null)?.metadata?.name ?? ''));
@@ -51,7 +64,7 @@ const BUILTIN_GROUPS = new Set([
 const isCustom = (rt: ResourceType | undefined) => !!rt && (!BUILTIN_GROUPS.has(rt.group) || rt.printerColumns.length > 0);
 
 function ageColumn(): BuiltinColumn {
-  return { name: 'Age', type: 'string', description: CREATION_DESCRIPTION, cell: (o, now) => humanAge(o?.metadata?.creationTimestamp, now) };
+  return { name: 'Age', type: 'string', description: CREATION_DESCRIPTION, cell: (o, now) => humanAge((o as { metadata?: { creationTimestamp?: unknown } } | null | undefined)?.metadata?.creationTimestamp, now) };
 }
 
 function crColumns(rt: ResourceType): BuiltinColumn[] {
@@ -59,12 +72,12 @@ function crColumns(rt: ResourceType): BuiltinColumn[] {
   return defs.map((c) => ({
     name: c.name, type: c.type, format: c.format, priority: c.priority,
     description: c.description ?? (c.jsonPath === '.metadata.creationTimestamp' ? CREATION_DESCRIPTION : 'Custom resource definition column (in JSONPath format): ' + c.jsonPath),
-    cell: (o: any, now: number) => crCell(c, o, now),
+    cell: (o: unknown, now: number) => crCell(c, o, now),
   }));
 }
 
 /** kube's CR table convertor: first JSONPath match, typed by the column (date → age). */
-function crCell(c: PrinterColumn, o: any, now: number): unknown {
+function crCell(c: PrinterColumn, o: unknown, now: number): unknown {
   let value: unknown;
   try {
     value = evaluateJSONPath(c.jsonPath, o)[0];
@@ -81,8 +94,8 @@ function crCell(c: PrinterColumn, o: any, now: number): unknown {
   }
 }
 
-function rowObject(o: any, include: IncludeObject): { object?: any } {
+function rowObject(o: unknown, include: IncludeObject): { object?: unknown } {
   if (include === 'None') return {};
   if (include === 'Object') return { object: o };
-  return { object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o?.metadata ?? {} } };
+  return { object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: (o as { metadata?: unknown } | null | undefined)?.metadata ?? {} } };
 }

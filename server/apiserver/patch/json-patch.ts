@@ -9,9 +9,10 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 /**
  * RFC 6902 JSON patch as kube-apiserver applies it: a body that is not an array of objects is a
  * 400 (it cannot be decoded); an operation that does not apply — a failed `test`, a missing path,
- * an unknown op — is a 422 with kube's generic message. The input is not modified.
+ * an unknown op — is a 422 with kube's generic message. The input is not modified. The result is
+ * typed as the input, as fast-json-patch types it (callers check the shape where it matters).
  */
-export function applyJsonPatch(obj: unknown, ops: unknown): unknown {
+export function applyJsonPatch<T>(obj: T, ops: unknown): T {
   if (!Array.isArray(ops)) {
     throw badPatch('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   }

@@ -1,5 +1,6 @@
-import type { V1APIService, V1MutatingWebhookConfiguration, V1ValidatingWebhookConfiguration } from '@kubernetes/client-node';
 import type { Logger } from '../../log';
+import type { WebhookConfiguration } from '../admission/webhook-rules';
+import type { APIService } from '../aggregation/api-service-target';
 import type { RbacCache } from '../rbac/rbac-cache';
 import type { Store } from '../store/types';
 import type { TypeRegistry } from './types/type-registry';
@@ -13,9 +14,9 @@ export interface ApiContext {
   store: Store;
   registry: TypeRegistry;
   /** Mutating/ValidatingWebhookConfiguration objects, kept current by a store watch */
-  webhooks: { mutating: V1MutatingWebhookConfiguration[]; validating: V1ValidatingWebhookConfiguration[] };
+  webhooks: { mutating: WebhookConfiguration[]; validating: WebhookConfiguration[] };
   /** APIService objects, kept current by a store watch */
-  apiservices: V1APIService[];
+  apiservices: APIService[];
   log: Logger;
   /** the RBAC policy in memory (Roles, ClusterRoles and their bindings) */
   rbac: RbacCache;

@@ -10,10 +10,12 @@ import { handleGetScale, handlePatchScale, handleUpdateScale } from './write/sca
 import { handleGet, handleList, handleWatch } from './read/read-handlers';
 import { handlePodLog } from './read/pod-log';
 import type { ServedType } from './types/resource-type';
-import { forbidden, methodNotAllowed, pathNotFound } from './status-error';
+import { badRequest, forbidden, methodNotAllowed, pathNotFound } from './status-error';
 import { handleCreate, handleDelete, handleDeleteCollection, handlePatch, handleUpdate } from './write/write-handlers';
 
 type Handler = (r: ResourceRequest) => void | Promise<void>;
+
+const upgradeRequired: Handler = () => { throw badRequest('Upgrade request required'); };
 
 const MAIN: Record<string, Handler> = {
   get: handleGet, list: handleList, watch: handleWatch, create: handleCreate, update: handleUpdate,
@@ -28,6 +30,8 @@ const SUBRESOURCES: Record<string, Record<string, Handler>> = {
   token: { create: handleTokenRequest },
   scale: { get: handleGetScale, update: handleUpdateScale, patch: handlePatchScale },
   log: { get: handlePodLog },
+  // served on the upgrade path (server/apiserver/upgrade-handler.ts); a plain request is kube's 400
+  portforward: { get: upgradeRequired, create: upgradeRequired },
 };
 
 function hasSubresource(rt: ServedType, sub: string): boolean {

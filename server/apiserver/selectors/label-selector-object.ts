@@ -5,7 +5,7 @@ const EXPRESSION_OPERATORS: Record<string, LabelOperator> = {
   In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!',
 };
 
-interface LabelSelectorObject {
+export interface LabelSelectorObject {
   matchLabels?: Record<string, string> | null;
   matchExpressions?: { key: string; operator: string; values?: string[] | null }[] | null;
 }

@@ -17,7 +17,12 @@ export interface TestServer {
 
 export interface CallOptions { contentType?: string; token?: string | null; accept?: string }
 export interface CallResult { status: number; body: any; headers: Record<string, unknown> }
-export interface WatchHandle { events: any[]; ended: () => boolean; stop: () => void }
+export interface WatchHandle { events: WatchEvent[]; ended: () => boolean; stop: () => void }
+/** one line of a JSON watch stream: the object is the watched kind's, or a Status for ERROR */
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: { metadata: { name?: string; resourceVersion?: string; [field: string]: unknown }; [field: string]: unknown };
+}
 
 export async function startTestServer(opts: Partial<ApiServerOptions> & { memory?: boolean; dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'kv-apiserver-'));
@@ -51,7 +56,7 @@ export async function startTestServer(opts: Partial<ApiServerOptions> & { memory
     req.end(payload);
   });
   const watch = (path: string, o: { token?: string; accept?: string } = {}) => new Promise<WatchHandle>((resolve, reject) => {
-    const events: any[] = [];
+    const events: WatchEvent[] = [];
     let ended = false;
     const req = httpsRequest(`${srv.url}${path}`, { method: 'GET', agent: new Agent({ ca: srv.caPem }), headers: headers(o) }, (res) => {
       let buf = '';

@@ -1,16 +1,19 @@
 /**
  * The embedded kubelet's own HTTP API (the part of a kubelet's :10250 the API server calls):
- * GET /containerLogs/{namespace}/{pod}/{container} for `kubectl logs`, and /healthz. Every request
- * but /healthz is reviewed as a kubelet reviews it (TokenReview, then SubjectAccessReview for
- * nodes/proxy on this node). Listens on 127.0.0.1: the nodes of `kv up` share the host.
+ * GET /containerLogs/{namespace}/{pod}/{container} for `kubectl logs`, the upgrade
+ * /portForward/{namespace}/{pod} for `kubectl port-forward` (port-forward.ts), and /healthz. Every
+ * request but /healthz is reviewed as a kubelet reviews it (TokenReview, then SubjectAccessReview
+ * for nodes/proxy on this node). Listens on 127.0.0.1: the nodes of `kv up` share the host.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../log';
 import { bearerToken, type Review } from '../../kube/delegated-auth';
 import { messageOf } from '../../kube/api-errors';
 import { parseLogQuery, streamLog } from './container-log';
-import { declineUpgrades } from '../../http/decline-upgrades';
+import { rejectUpgrade, StatusError } from '../../http/status-error';
+import { portForwardUpgradeKind, servePortForward, type PortForwardPod } from './port-forward';
 
 /** Where a container's log is, or why there is none (a kubelet's 404/400 text). */
 export type LogLocation = { file: string; isRunning: () => boolean } | { code: number; message: string };
@@ -20,7 +23,9 @@ export interface KubeletApiOptions {
   host?: string;
   port?: number;
   review: (token: string | undefined, attrs: { verb: string; resource: string; subresource: string; name: string }) => Promise<Review>;
-  findLog: (namespace: string, pod: string, container: string) => LogLocation;
+  findLog: (namespace: string, pod: string, container: string, previous: boolean) => LogLocation;
+  /** where a running Pod's ports are dialed, or why it has none to forward to */
+  findPortForward: (namespace: string, pod: string) => PortForwardPod | { code: number; message: string };
   log: Logger;
 }
 
@@ -30,6 +35,8 @@ export interface KubeletApi {
 }
 
 const LOG_PATH = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/;
+/** kube's path, with the Pod's uid as an optional last part */
+const PORT_FORWARD_PATH = /^\/portForward\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/;
 
 function sendText(res: ServerResponse, code: number, text: string): void {
   if (res.headersSent) return void res.end();
@@ -52,7 +59,7 @@ async function serveLog(opts: KubeletApiOptions, req: IncomingMessage, res: Serv
   if (!review.allowed) return sendText(res, review.code, review.message);
   const query = parseLogQuery(url.searchParams);
   if ('error' in query) return sendText(res, 400, query.error);
-  const where = opts.findLog(ns, pod, container);
+  const where = opts.findLog(ns, pod, container, url.searchParams.get('previous') === 'true');
   if ('code' in where) return sendText(res, where.code, where.message);
   const abort = new AbortController();
   res.on('close', () => abort.abort());
@@ -60,6 +67,30 @@ async function serveLog(opts: KubeletApiOptions, req: IncomingMessage, res: Serv
   res.flushHeaders();
   await streamLog(where.file, query, { write: (b) => res.write(b) }, { isRunning: where.isRunning, signal: abort.signal });
   res.end();
+}
+
+const refuse = (socket: Duplex, code: number, message: string) => rejectUpgrade(socket, new StatusError(code, STATUS_CODES[code]?.replace(/ /g, '') ?? 'Error', message));
+
+async function serveUpgrade(opts: KubeletApiOptions, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  socket.on('error', () => undefined);
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://kubelet');
+  } catch {
+    return refuse(socket, 400, 'malformed request target');
+  }
+  const m = PORT_FORWARD_PATH.exec(url.pathname);
+  if (!m) return refuse(socket, 400, 'this endpoint does not upgrade connections');
+  const [ns, pod] = [decode(m[1]), decode(m[2])];
+  if (!ns || !pod) return refuse(socket, 400, 'malformed path');
+  const verb = req.method === 'POST' ? 'create' : 'get';
+  const review = await opts.review(bearerToken(req.headers.authorization), { verb, resource: 'nodes', subresource: 'proxy', name: opts.nodeName });
+  if (!review.allowed) return refuse(socket, review.code, review.message);
+  const kind = portForwardUpgradeKind(req);
+  if (typeof kind === 'object') return refuse(socket, 400, kind.message);
+  const target = opts.findPortForward(ns, pod);
+  if ('code' in target) return refuse(socket, target.code, target.message);
+  servePortForward(kind, req, socket, head, target);
 }
 
 export function startKubeletApi(opts: KubeletApiOptions): Promise<KubeletApi> {
@@ -82,7 +113,16 @@ export function startKubeletApi(opts: KubeletApiOptions): Promise<KubeletApi> {
     });
   });
   server.requestTimeout = 0; // followers stream for as long as they like
-  declineUpgrades(server); // exec/attach/port-forward are not served here
+  // port-forward upgrades; exec and attach are not served here
+  const upgraded = new Set<Duplex>(); // closeAllConnections() no longer sees these
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.on('close', () => upgraded.delete(socket));
+    serveUpgrade(opts, req, socket, head).catch((err: unknown) => {
+      opts.log.warn({ err: messageOf(err), path: req.url }, 'kubelet API upgrade failed');
+      refuse(socket, 500, `internal error: ${messageOf(err)}`);
+    });
+  });
   server.headersTimeout = 10_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -90,7 +130,11 @@ export function startKubeletApi(opts: KubeletApiOptions): Promise<KubeletApi> {
       server.off('error', reject);
       resolve({
         port: (server.address() as AddressInfo).port,
-        close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+        close: () => new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+          for (const socket of upgraded) socket.destroy(); // a stopping kubelet ends its port-forwards
+        }),
       });
     });
   });

@@ -7,6 +7,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { ResourceRequest } from '../handler-context';
 import { getObject } from './read-objects';
+import { kubeletAddress } from './kubelet-address';
 import { badRequest, invalid, StatusError, type StatusCause } from '../status-error';
 import { parseRfc3339Nano } from '../../../kube/cri-log';
 
@@ -55,15 +56,6 @@ export function chooseContainer(pod: PodShape, name: string, wanted: string | un
   return wanted;
 }
 
-interface NodeShape { status?: { addresses?: { type: string; address: string }[]; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } } }
-
-function kubeletAddress(node: NodeShape, nodeName: string): { host: string; port: number } {
-  const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0;
-  const host = node.status?.addresses?.find((a) => a.type === 'InternalIP')?.address;
-  if (!port || !host) throw new StatusError(503, 'ServiceUnavailable', `the kubelet of node "${nodeName}" publishes no endpoint to read logs from`);
-  return { host, port };
-}
-
 function kubeletError(code: number, body: string): StatusError {
   const text = body.trim();
   if (code === 400) return badRequest(text);
@@ -95,10 +87,10 @@ export async function handlePodLog(r: ResourceRequest): Promise<void> {
     r.res.writeHead(200, { 'content-type': 'text/plain' });
     return void r.res.end();
   }
-  const nodes = ctx.registry.find('', 'v1', 'nodes')!;
-  const target = kubeletAddress(getObject(ctx, nodes, undefined, nodeName) as NodeShape, nodeName);
+  const target = kubeletAddress(ctx, nodeName, 'to read logs from');
   const query = new URLSearchParams();
   if (opts.follow) query.set('follow', 'true');
+  if (opts.previous) query.set('previous', 'true');
   if (opts.tailLines !== undefined) query.set('tailLines', opts.tailLines);
   if (opts.limitBytes !== undefined) query.set('limitBytes', opts.limitBytes);
   if (opts.timestamps) query.set('timestamps', 'true');

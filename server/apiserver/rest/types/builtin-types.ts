@@ -20,7 +20,7 @@ interface BuiltinSpec {
 
 const SPECS: BuiltinSpec[] = [
   { resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true, extraSubresources: ['finalize'] },
-  { resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, extraSubresources: ['binding', 'eviction', 'log'], returnDeletedObject: true },
+  { resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true, extraSubresources: ['binding', 'eviction', 'log', 'portforward'], returnDeletedObject: true },
   { resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true },
   { resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },

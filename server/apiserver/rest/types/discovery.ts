@@ -1,4 +1,4 @@
-import type { V1APIService } from '@kubernetes/client-node';
+import type { APIService } from '../../aggregation/api-service-target';
 import type { ServedType } from './resource-type';
 import type { TypeRegistry } from './type-registry';
 
@@ -15,7 +15,7 @@ function groupDoc(name: string, versions: string[]): GroupDoc {
 }
 
 /** named groups: the built-ins and CRDs, plus groups served by APIServices */
-export function apiGroupList(registry: TypeRegistry, apiservices: V1APIService[]) {
+export function apiGroupList(registry: TypeRegistry, apiservices: APIService[]) {
   const groups = registry.groups().filter((g) => g.name !== '').map((g) => groupDoc(g.name, g.versions));
   for (const svc of apiservices) {
     const { group, version } = svc.spec ?? {};
@@ -27,7 +27,7 @@ export function apiGroupList(registry: TypeRegistry, apiservices: V1APIService[]
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
-export function apiGroup(registry: TypeRegistry, apiservices: V1APIService[], name: string) {
+export function apiGroup(registry: TypeRegistry, apiservices: APIService[], name: string) {
   const g = apiGroupList(registry, apiservices).groups.find((x) => x.name === name);
   return g && { kind: 'APIGroup', apiVersion: 'v1', ...g };
 }
@@ -40,6 +40,7 @@ const SUBRESOURCE_DOCS: Record<string, (rt: ServedType) => Record<string, unknow
   token: () => ({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }),
   scale: () => ({ group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }),
   log: () => ({ kind: 'Pod', verbs: ['get'] }),
+  portforward: () => ({ kind: 'PodPortForwardOptions', verbs: ['create', 'get'] }),
 };
 
 function resourceDocs(rt: ServedType): Record<string, unknown>[] {
@@ -51,7 +52,7 @@ function resourceDocs(rt: ServedType): Record<string, unknown>[] {
 }
 
 /** the discovery document at a path (/api, /apis, /api/v1, /apis/<g>, /apis/<g>/<v>), if any */
-export function discoveryDocument(registry: TypeRegistry, apiservices: V1APIService[], path: string, serverAddress: string): unknown | undefined {
+export function discoveryDocument(registry: TypeRegistry, apiservices: APIService[], path: string, serverAddress: string): unknown | undefined {
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api') {
     if (parts.length === 1) return apiVersions(serverAddress);

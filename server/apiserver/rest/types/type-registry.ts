@@ -1,11 +1,8 @@
-import type { V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { BUILTIN_TYPES } from './builtin-types';
+import type { CustomResourceDefinition } from '../../crd/crd-types';
 import { resourceTypesFromCRD } from '../../crd/resource-type';
 import { prepareSchema, type CompiledSchema } from '../../crd/schema';
 import type { ServedType } from './resource-type';
-
-/** a stored CustomResourceDefinition (its name is always set) */
-export type StoredCRD = V1CustomResourceDefinition & { metadata: { name: string } };
 
 export interface GroupInfo { name: string; versions: string[]; preferred: string }
 
@@ -59,7 +56,7 @@ export class TypeRegistry {
   }
 
   /** serves exactly these CRDs (types of unchanged CRDs are kept, so schema caches survive) */
-  replaceCRDs(crds: StoredCRD[]): void {
+  replaceCRDs(crds: CustomResourceDefinition[]): void {
     const next = new Map<string, ServedType[]>();
     for (const crd of crds) {
       const prev = this.crdTypes.get(crd.metadata.name);
@@ -72,7 +69,7 @@ export class TypeRegistry {
     this.rebuild();
   }
 
-  private typesOf(crd: StoredCRD): ServedType[] {
+  private typesOf(crd: CustomResourceDefinition): ServedType[] {
     try {
       return resourceTypesFromCRD(crd).filter((t) => t.served).map((t): ServedType => ({ ...t }));
     } catch {
@@ -80,7 +77,7 @@ export class TypeRegistry {
     }
   }
 
-  setCRD(crd: StoredCRD): void {
+  setCRD(crd: CustomResourceDefinition): void {
     const types = resourceTypesFromCRD(crd).filter((t) => t.served).map((t): ServedType => ({ ...t }));
     this.crdTypes.set(crd.metadata.name, types);
     this.rebuild();
