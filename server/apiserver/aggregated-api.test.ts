@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe('aggregated APIs', () => {
   it('lists the aggregated group in discovery', async () => {
-    const groups = (await t.call('GET', '/apis')).body.groups.map((g: any) => g.name);
+    const groups = (await t.call('GET', '/apis')).body.groups.map((g: { name: string }) => g.name);
     expect(groups).toContain('subresources.kubevirt.io');
   });
 

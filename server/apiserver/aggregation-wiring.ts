@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { V1Endpoints } from '@kubernetes/client-node';
 import forge from 'node-forge';
 import { setProxyClientCertificate, setServiceResolver } from './aggregation';
 import type { Store } from './store/types';
@@ -16,9 +17,9 @@ export const FRONT_PROXY_CN = 'front-proxy-client';
 export function resolveServiceViaEndpoints(store: Store) {
   return (namespace: string, name: string, port: number): string => {
     const kv = store.get(`/registry/core/endpoints/${namespace}/${name}`);
-    const subset = kv ? JSON.parse(kv.value)?.subsets?.[0] : undefined;
+    const subset = kv ? (JSON.parse(kv.value) as V1Endpoints | null)?.subsets?.[0] : undefined;
     const ip = subset?.addresses?.[0]?.ip;
-    const epPort = subset?.ports?.find((p: any) => p.port === port)?.port ?? subset?.ports?.[0]?.port ?? port;
+    const epPort = subset?.ports?.find((p) => p.port === port)?.port ?? subset?.ports?.[0]?.port ?? port;
     if (!ip) return `https://${name}.${namespace}.svc:${port}`;
     return `https://${ip.includes(':') ? `[${ip}]` : ip}:${epPort}`;
   };

@@ -1,3 +1,6 @@
+import type { WebhookConfiguration } from './admission/webhook-rules';
+import type { APIService } from './aggregation/api-service-target';
+import type { CustomResourceDefinition } from './crd/crd-types';
 import type { ApiContext } from './rest/api-context';
 import { objectPrefix } from './rest/codec/object-codec';
 
@@ -11,7 +14,8 @@ const MUTATING = { group: 'admissionregistration.k8s.io', resource: 'mutatingweb
 const VALIDATING = { group: 'admissionregistration.k8s.io', resource: 'validatingwebhookconfigurations', namespaced: false };
 const APISERVICE = { group: 'apiregistration.k8s.io', resource: 'apiservices', namespaced: false };
 
-function loadAll(ctx: ApiContext, rt: typeof CRD): any[] {
+/** every stored object of a type (the caller names the kind's shape), with its resourceVersion */
+function loadAll<T>(ctx: ApiContext, rt: typeof CRD): T[] {
   return ctx.store.list(objectPrefix(rt)).items.map((kv) => {
     const obj = JSON.parse(kv.value);
     obj.metadata.resourceVersion = String(kv.modRevision);
@@ -20,7 +24,7 @@ function loadAll(ctx: ApiContext, rt: typeof CRD): any[] {
 }
 
 function reloadCRDs(ctx: ApiContext): void {
-  const crds = loadAll(ctx, CRD);
+  const crds = loadAll<CustomResourceDefinition>(ctx, CRD);
   ctx.registry.replaceCRDs(crds);
 }
 
@@ -28,14 +32,14 @@ const same = (a: { group: string; resource: string }, b: { group: string; resour
 
 export function startConfigCaches(ctx: ApiContext): void {
   reloadCRDs(ctx);
-  ctx.webhooks.mutating = loadAll(ctx, MUTATING);
-  ctx.webhooks.validating = loadAll(ctx, VALIDATING);
-  ctx.apiservices = loadAll(ctx, APISERVICE);
+  ctx.webhooks.mutating = loadAll<WebhookConfiguration>(ctx, MUTATING);
+  ctx.webhooks.validating = loadAll<WebhookConfiguration>(ctx, VALIDATING);
+  ctx.apiservices = loadAll<APIService>(ctx, APISERVICE);
   ctx.afterWrite = (rt) => {
     ctx.rbac.afterWrite(rt);
     if (same(rt, CRD)) reloadCRDs(ctx);
-    else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll(ctx, MUTATING);
-    else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll(ctx, VALIDATING);
-    else if (same(rt, APISERVICE)) ctx.apiservices = loadAll(ctx, APISERVICE);
+    else if (same(rt, MUTATING)) ctx.webhooks.mutating = loadAll<WebhookConfiguration>(ctx, MUTATING);
+    else if (same(rt, VALIDATING)) ctx.webhooks.validating = loadAll<WebhookConfiguration>(ctx, VALIDATING);
+    else if (same(rt, APISERVICE)) ctx.apiservices = loadAll<APIService>(ctx, APISERVICE);
   };
 }

@@ -43,7 +43,7 @@ it('keeps every acknowledged create across kill -9, and resourceVersions keep in
   server = await startChildServer(dataDir);
   const after = jsonClient(server);
   const list = (await after.call('GET', '/api/v1/namespaces/default/configmaps')).body;
-  const stored = new Set(list.items.map((c: any) => c.metadata.name));
+  const stored = new Set(list.items.map((c: { metadata: { name: string } }) => c.metadata.name));
   const missing = [...acked.keys()].filter((n) => !stored.has(n));
   expect(missing).toEqual([]);
   const maxAcked = Math.max(...acked.values());

@@ -1,4 +1,4 @@
-import fjp from 'fast-json-patch';
+import fjp, { type Operation } from 'fast-json-patch';
 import { badPatch, unprocessablePatch } from './patch-error';
 
 const { applyPatch, deepClone } = fjp;
@@ -9,9 +9,10 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 /**
  * RFC 6902 JSON patch as kube-apiserver applies it: a body that is not an array of objects is a
  * 400 (it cannot be decoded); an operation that does not apply — a failed `test`, a missing path,
- * an unknown op — is a 422 with kube's generic message. The input is not modified.
+ * an unknown op — is a 422 with kube's generic message. The input is not modified. The result is
+ * typed as the input, as fast-json-patch types it (callers check the shape where it matters).
  */
-export function applyJsonPatch(obj: any, ops: any[]): any {
+export function applyJsonPatch<T>(obj: T, ops: unknown): T {
   if (!Array.isArray(ops)) {
     throw badPatch('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   }
@@ -26,7 +27,7 @@ export function applyJsonPatch(obj: any, ops: any[]): any {
     throw err;
   }
   try {
-    return applyPatch(deepClone(obj), deepClone(ops), true, true).newDocument;
+    return applyPatch(deepClone(obj), deepClone(ops) as Operation[], true, true).newDocument;
   } catch (e) {
     throw unprocessablePatch(describeOpFailure(e));
   }

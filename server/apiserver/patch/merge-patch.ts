@@ -9,7 +9,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * as kube-apiserver answers. The input is not modified and
  * the result shares nothing with it.
  */
-export function applyMergePatch(obj: any, patch: any): any {
+export function applyMergePatch(obj: unknown, patch: unknown): unknown {
   if (!isObject(patch)) throw badPatch('Invalid JSON Patch');
   return mergeValue(structuredClone(obj), patch);
 }

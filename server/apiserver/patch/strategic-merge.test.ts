@@ -27,46 +27,59 @@ const pod = () => ({
   status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] },
 });
 
-const containerNames = (p: any) => p.spec.containers.map((c: any) => c.name);
+/** the fields of a patched Pod (or Service) the checks read */
+interface PatchedPod {
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[]; ownerReferences: { uid: string }[] };
+  spec: {
+    containers: { name: string; image?: string; env?: unknown[]; ports?: unknown[]; volumeMounts: { mountPath: string }[] }[];
+    volumes?: unknown[];
+    tolerations?: unknown[];
+    ports?: unknown[];
+  };
+  status: { conditions: unknown[] };
+}
+const patched = (obj: object, patch: unknown, kind = 'Pod') => applyStrategicMergePatch(obj, patch, kind) as unknown as PatchedPod;
+
+const containerNames = (p: PatchedPod) => p.spec.containers.map((c) => c.name);
 
 describe('applyStrategicMergePatch on a Pod', () => {
   it.each([
     ['merges a container by name', { spec: { containers: [{ name: 'web', image: 'nginx:2' }] } },
-      (p: any) => expect(p.spec.containers[0]).toMatchObject({ name: 'web', image: 'nginx:2', env: [{ name: 'A' }, { name: 'B' }] })],
+      (p: PatchedPod) => expect(p.spec.containers[0]).toMatchObject({ name: 'web', image: 'nginx:2', env: [{ name: 'A' }, { name: 'B' }] })],
     ['appends a new container', { spec: { containers: [{ name: 'new', image: 'x' }] } },
-      (p: any) => expect(containerNames(p)).toEqual(['web', 'sidecar', 'new'])],
+      (p: PatchedPod) => expect(containerNames(p)).toEqual(['web', 'sidecar', 'new'])],
     ['deletes a container with $patch: delete', { spec: { containers: [{ name: 'sidecar', $patch: 'delete' }] } },
-      (p: any) => expect(containerNames(p)).toEqual(['web'])],
+      (p: PatchedPod) => expect(containerNames(p)).toEqual(['web'])],
     ['merges env by name', { spec: { containers: [{ name: 'web', env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }] }] } },
-      (p: any) => expect(p.spec.containers[0].env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }])],
+      (p: PatchedPod) => expect(p.spec.containers[0].env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }])],
     ['merges container ports by containerPort', { spec: { containers: [{ name: 'web', ports: [{ containerPort: 80, name: 'http' }] }] } },
-      (p: any) => expect(p.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }])],
+      (p: PatchedPod) => expect(p.spec.containers[0].ports).toEqual([{ containerPort: 80, protocol: 'TCP', name: 'http' }])],
     ['merges volumeMounts by mountPath', { spec: { containers: [{ name: 'web', volumeMounts: [{ mountPath: '/logs', name: 'logs' }] }] } },
-      (p: any) => expect(p.spec.containers[0].volumeMounts.map((m: any) => m.mountPath)).toEqual(['/data', '/logs'])],
+      (p: PatchedPod) => expect(p.spec.containers[0].volumeMounts.map((m) => m.mountPath)).toEqual(['/data', '/logs'])],
     ['replaces tolerations (no merge key)', { spec: { tolerations: [{ key: 'other', operator: 'Exists' }] } },
-      (p: any) => expect(p.spec.tolerations).toEqual([{ key: 'other', operator: 'Exists' }])],
+      (p: PatchedPod) => expect(p.spec.tolerations).toEqual([{ key: 'other', operator: 'Exists' }])],
     ['merges conditions by type', { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-      (p: any) => expect(p.status.conditions).toEqual([{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }])],
+      (p: PatchedPod) => expect(p.status.conditions).toEqual([{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }])],
     ['unions finalizers', { metadata: { finalizers: ['a.io/x', 'b.io/y'] } },
-      (p: any) => expect(p.metadata.finalizers).toEqual(['a.io/x', 'b.io/y'])],
+      (p: PatchedPod) => expect(p.metadata.finalizers).toEqual(['a.io/x', 'b.io/y'])],
     ['removes from a primitive list', { metadata: { '$deleteFromPrimitiveList/finalizers': ['a.io/x'] } },
-      (p: any) => expect(p.metadata.finalizers).toEqual([])],
+      (p: PatchedPod) => expect(p.metadata.finalizers).toEqual([])],
     ['merges ownerReferences by uid', { metadata: { ownerReferences: [{ uid: 'u2', name: 'other' }] } },
-      (p: any) => expect(p.metadata.ownerReferences.map((o: any) => o.uid)).toEqual(['u1', 'u2'])],
+      (p: PatchedPod) => expect(p.metadata.ownerReferences.map((o) => o.uid)).toEqual(['u1', 'u2'])],
     ['null deletes a label', { metadata: { labels: { tier: null } } },
-      (p: any) => expect(p.metadata.labels).toEqual({ app: 'web' })],
+      (p: PatchedPod) => expect(p.metadata.labels).toEqual({ app: 'web' })],
     ['$patch: replace on a map replaces it', { metadata: { labels: { $patch: 'replace', only: 'this' } } },
-      (p: any) => expect(p.metadata.labels).toEqual({ only: 'this' })],
+      (p: PatchedPod) => expect(p.metadata.labels).toEqual({ only: 'this' })],
     ['$patch: delete on a map removes it', { metadata: { labels: { $patch: 'delete' } } },
-      (p: any) => expect(p.metadata.labels).toBeUndefined()],
+      (p: PatchedPod) => expect(p.metadata.labels).toBeUndefined()],
     ['$patch: replace in a list replaces the list', { spec: { volumes: [{ name: 'x', emptyDir: {} }, { $patch: 'replace' }] } },
-      (p: any) => expect(p.spec.volumes).toEqual([{ name: 'x', emptyDir: {} }])],
+      (p: PatchedPod) => expect(p.spec.volumes).toEqual([{ name: 'x', emptyDir: {} }])],
     ['$setElementOrder reorders a merged list', { spec: { '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'web' }], containers: [{ name: 'web', image: 'nginx:3' }] } },
-      (p: any) => expect(p.spec.containers.map((c: any) => [c.name, c.image])).toEqual([['sidecar', 'busybox'], ['web', 'nginx:3']])],
+      (p: PatchedPod) => expect(p.spec.containers.map((c) => [c.name, c.image])).toEqual([['sidecar', 'busybox'], ['web', 'nginx:3']])],
     ['$retainKeys clears the keys it does not list', { spec: { $retainKeys: ['containers'], containers: [] } },
-      (p: any) => expect(Object.keys(p.spec)).toEqual(['containers'])],
+      (p: PatchedPod) => expect(Object.keys(p.spec)).toEqual(['containers'])],
   ])('%s', (_name, patch, check) => {
-    check(applyStrategicMergePatch(pod(), patch, 'Pod'));
+    check(patched(pod(), patch));
   });
 
   it('applies what kubectl apply sends to change an image and drop a container', () => {
@@ -78,7 +91,7 @@ describe('applyStrategicMergePatch on a Pod', () => {
         containers: [{ image: 'nginx:9', name: 'web' }, { $patch: 'delete', name: 'sidecar' }],
       },
     };
-    const out = applyStrategicMergePatch(pod(), patch, 'Pod');
+    const out = patched(pod(), patch);
     expect(out.spec.containers).toHaveLength(1);
     expect(out.spec.containers[0]).toMatchObject({ name: 'web', image: 'nginx:9', ports: [{ containerPort: 80 }] });
     expect(out.metadata.annotations).toHaveProperty('kubectl.kubernetes.io/last-applied-configuration');
@@ -87,7 +100,7 @@ describe('applyStrategicMergePatch on a Pod', () => {
 
   it('merges Service ports by port', () => {
     const svc = { kind: 'Service', spec: { ports: [{ port: 80, targetPort: 8080 }, { port: 443 }] } };
-    const out = applyStrategicMergePatch(svc, { spec: { ports: [{ port: 80, targetPort: 9090 }] } }, 'Service');
+    const out = patched(svc, { spec: { ports: [{ port: 80, targetPort: 9090 }] } }, 'Service');
     expect(out.spec.ports).toEqual([{ port: 80, targetPort: 9090 }, { port: 443 }]);
   });
 

@@ -1,7 +1,7 @@
 import { PatchError, REASON_INVALID, REASON_UNSUPPORTED_MEDIA_TYPE, badPatch } from './patch-error';
 import { STRATEGIC_MERGE_KINDS, listStrategyFor } from './strategic-merge-schema';
 
-type Obj = Record<string, any>;
+type Obj = Record<string, unknown>;
 
 const PATCH_DIRECTIVE = '$patch';
 const RETAIN_KEYS_DIRECTIVE = '$retainKeys';
@@ -29,7 +29,7 @@ interface Ctx {
  * `$patch: replace|delete`, `$retainKeys`, `$setElementOrder/<list>` and
  * `$deleteFromPrimitiveList/<list>` are honoured. Custom resources → 415, as kube answers.
  */
-export function applyStrategicMergePatch(obj: any, patch: any, kind: string): any {
+export function applyStrategicMergePatch(obj: unknown, patch: unknown, kind: string): Obj {
   if (!STRATEGIC_MERGE_KINDS.has(kind)) {
     throw new PatchError(415, REASON_UNSUPPORTED_MEDIA_TYPE, MESSAGE_UNSUPPORTED_PATCH_TYPE);
   }
@@ -86,7 +86,8 @@ function deleteFromPrimitiveLists(result: Obj, patch: Obj): void {
     if (!key.startsWith(DELETE_PRIMITIVE_PREFIX)) continue;
     if (!Array.isArray(values)) throw badPatch('invalid patch format of primitive list');
     const field = key.slice(DELETE_PRIMITIVE_PREFIX.length);
-    if (Array.isArray(result[field])) result[field] = result[field].filter((v: unknown) => !values.includes(v));
+    const list = result[field];
+    if (Array.isArray(list)) result[field] = list.filter((v: unknown) => !values.includes(v));
   }
 }
 

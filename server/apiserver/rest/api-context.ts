@@ -1,4 +1,6 @@
 import type { Logger } from '../../log';
+import type { WebhookConfiguration } from '../admission/webhook-rules';
+import type { APIService } from '../aggregation/api-service-target';
 import type { RbacCache } from '../rbac/rbac-cache';
 import type { Store } from '../store/types';
 import type { TypeRegistry } from './types/type-registry';
@@ -12,9 +14,9 @@ export interface ApiContext {
   store: Store;
   registry: TypeRegistry;
   /** Mutating/ValidatingWebhookConfiguration objects, kept current by a store watch */
-  webhooks: { mutating: any[]; validating: any[] };
+  webhooks: { mutating: WebhookConfiguration[]; validating: WebhookConfiguration[] };
   /** APIService objects, kept current by a store watch */
-  apiservices: any[];
+  apiservices: APIService[];
   log: Logger;
   /** the RBAC policy in memory (Roles, ClusterRoles and their bindings) */
   rbac: RbacCache;

@@ -139,11 +139,11 @@ describe('update', () => {
 
   it('serves the CRD: Established, in discovery, Table with printer columns', async () => {
     const crd = (await t.call('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com')).body;
-    expect(crd.status.conditions.find((c: any) => c.type === 'Established').status).toBe('True');
+    expect(crd.status.conditions.find((c: { type: string; status: string }) => c.type === 'Established').status).toBe('True');
     const disc = (await t.call('GET', '/apis/example.com/v1')).body;
-    expect(disc.resources.map((r: any) => r.name)).toEqual(['widgets', 'widgets/status']);
+    expect(disc.resources.map((r: { name: string }) => r.name)).toEqual(['widgets', 'widgets/status']);
     const table = (await t.call('GET', WIDGETS, undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).body;
-    expect(table.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Size']);
+    expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Size']);
     expect(table.rows[0].cells).toEqual(['w1', 2]);
   });
 });
@@ -183,6 +183,16 @@ describe('patch', () => {
     expect(first.status).toBe(201);
     const second = await t.call('PATCH', `${NS}/configmaps/applied?fieldManager=test`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  k: w\n', opts);
     expect(second).toMatchObject({ status: 200, body: { data: { k: 'w' } } });
+  });
+
+  it('apply-patch of a configuration that is not an object is a 400, whether the object exists or not', async () => {
+    const opts = { contentType: 'application/apply-patch+yaml' };
+    for (const name of ['applied', 'never-created']) {
+      const r = await t.call('PATCH', `${NS}/configmaps/${name}?fieldManager=test`, 'null', opts);
+      expect(r).toMatchObject({ status: 400, body: { message: 'error decoding YAML: the applied configuration is not an object' } });
+    }
+    const nullMeta = await t.call('PATCH', `${NS}/configmaps/applied?fieldManager=test`, 'apiVersion: v1\nkind: ConfigMap\nmetadata: null\ndata:\n  k: x\n', opts);
+    expect(nullMeta).toMatchObject({ status: 200, body: { metadata: { name: 'applied' }, data: { k: 'x' } } });
   });
 });
 
@@ -273,7 +283,7 @@ describe('list', () => {
     ['fieldSelector=status.phase%3DRunning', []],
   ])('%s', async (query, names) => {
     const r = await t.call('GET', `/api/v1/namespaces/sel/pods?${query}`);
-    expect(r.body.items.map((p: any) => p.metadata.name)).toEqual(names);
+    expect(r.body.items.map((p: { metadata: { name: string } }) => p.metadata.name)).toEqual(names);
   });
 
   it('rejects an unsupported field label', async () => {
@@ -287,7 +297,7 @@ describe('list', () => {
     const rvs = new Set<string>();
     do {
       const r = (await t.call('GET', `/api/v1/namespaces/sel/pods?limit=2${cont ? `&continue=${cont}` : ''}`)).body;
-      names.push(...r.items.map((p: any) => p.metadata.name));
+      names.push(...r.items.map((p: { metadata: { name: string } }) => p.metadata.name));
       rvs.add(r.metadata.resourceVersion);
       cont = r.metadata.continue ?? '';
     } while (cont);
@@ -297,7 +307,7 @@ describe('list', () => {
 
   it('renders pods as a Table with kubectl columns', async () => {
     const table = (await t.call('GET', '/api/v1/namespaces/sel/pods?limit=1', undefined, { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' })).body;
-    expect(table.columnDefinitions.filter((c: any) => c.priority === 0).map((c: any) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
+    expect(table.columnDefinitions.filter((c: { priority: number }) => c.priority === 0).map((c: { name: string }) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age']);
     expect(table.rows[0].cells.slice(0, 4)).toEqual(['p0', '0/1', 'Pending', '0']);
   });
 });

@@ -49,18 +49,18 @@ export function findUnsupportedField(sel: FieldSelector, kind: string, extraFiel
 }
 
 /** True when every requirement holds; a missing field reads as "" (so `spec.nodeName=` selects unbound pods). */
-export function matchFields(sel: FieldSelector, obj: any): boolean {
+export function matchFields(sel: FieldSelector, obj: unknown): boolean {
   return sel.requirements.every((r) => {
     const actual = readField(obj, FIELD_PATHS[r.field] ?? r.field);
     return r.operator === '=' ? actual === r.value : actual !== r.value;
   });
 }
 
-function readField(obj: any, path: string): string {
+function readField(obj: unknown, path: string): string {
   let cur = obj;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object') return '';
-    cur = cur[part];
+    cur = (cur as Record<string, unknown>)[part];
   }
   if (cur === undefined || cur === null) return '';
   if (Array.isArray(cur)) return cur.map((v) => (typeof v === 'object' ? v?.ip ?? '' : String(v))).join(',');

@@ -73,7 +73,7 @@ describe('labelSelectorFromObject', () => {
     ['DoesNotExist', { matchExpressions: [{ key: 'gen', operator: 'DoesNotExist' }] }, false],
     ['both must hold', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'x', operator: 'Exists' }] }, false],
   ])('%s', (_n, sel, expected) => {
-    expect(matchLabels(labelSelectorFromObject(sel as any), labels)).toBe(expected);
+    expect(matchLabels(labelSelectorFromObject(sel), labels)).toBe(expected);
   });
 
   it.each([

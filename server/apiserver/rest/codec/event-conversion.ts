@@ -1,3 +1,5 @@
+import type { ApiObject } from '../types/api-object';
+
 /**
  * events.k8s.io/v1 Event ↔ core/v1 Event: one storage (core), two served shapes, as in
  * kube-apiserver. Fields that exist in both keep their names; the renamed ones map here.
@@ -12,7 +14,7 @@ const RENAMES: [core: string, events: string][] = [
   ['count', 'deprecatedCount'],
 ];
 
-function rename(obj: any, pairs: [string, string][]): any {
+function rename(obj: ApiObject, pairs: [string, string][]): ApiObject {
   const out = { ...obj };
   for (const [from, to] of pairs) {
     if (from in out) { out[to] = out[from]; delete out[from]; }
@@ -21,14 +23,14 @@ function rename(obj: any, pairs: [string, string][]): any {
 }
 
 /** core/v1 Event (stored) → events.k8s.io/v1 Event */
-export function eventFromCore(core: any): any {
+export function eventFromCore(core: ApiObject): ApiObject {
   const ev = rename(core, RENAMES);
   ev.eventTime ??= null;
   return ev;
 }
 
 /** events.k8s.io/v1 Event → core/v1 Event (stored) */
-export function eventToCore(ev: any): any {
+export function eventToCore(ev: ApiObject): ApiObject {
   const core = rename(ev, RENAMES.map(([c, e]) => [e, c]));
   if (core.eventTime === null) delete core.eventTime;
   return core;

@@ -29,7 +29,7 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** JSON body (YAML accepted for application/yaml and apply-patch+yaml) */
-export function parseBody(buf: Buffer, contentType: string | undefined): any {
+export function parseBody(buf: Buffer, contentType: string | undefined): unknown {
   const type = mediaType(contentType);
   if (type === PROTOBUF) return decodeProtobufBody(buf);
   if (type && type !== 'application/json' && !/yaml/.test(type) && !type.endsWith('+json')) {

@@ -1,4 +1,5 @@
 import type { KeyValue } from '../../store/types';
+import type { ApiObject } from '../types/api-object';
 import { groupVersion, type ResourceType, type StorageMapping } from '../types/resource-type';
 
 /** Store keys: /registry/<group or "core">/<resource>/<namespace or "_">/<name> */
@@ -25,8 +26,8 @@ export function parseKey(key: string): { group: string; resource: string; namesp
 }
 
 /** the object a client sees: stored JSON + apiVersion/kind of the served version + resourceVersion */
-export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'> & { storedAs?: StorageMapping }, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): any {
-  const stored = JSON.parse(value);
+export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'> & { storedAs?: StorageMapping }, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): ApiObject {
+  const stored = JSON.parse(value) as ApiObject;
   const obj = rt.storedAs ? rt.storedAs.fromStorage(stored) : stored;
   obj.apiVersion = groupVersion(rt);
   obj.kind = rt.kind;
@@ -39,7 +40,7 @@ export function decodeObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'
  * What the store keeps: the object without resourceVersion, keys ordered apiVersion, kind,
  * metadata first (so rawObject can stamp the resourceVersion without parsing).
  */
-export function encodeObject(obj: any, rt?: { storedAs?: StorageMapping }): string {
+export function encodeObject(obj: ApiObject, rt?: { storedAs?: StorageMapping }): string {
   if (rt?.storedAs) obj = { ...rt.storedAs.toStorage(obj), apiVersion: 'v1' };
   const { apiVersion, kind, metadata, ...rest } = obj;
   const { resourceVersion: _rv, ...meta } = metadata ?? {};

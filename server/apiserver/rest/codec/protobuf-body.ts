@@ -218,7 +218,7 @@ const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
 };
 
 /** the JSON object inside a protobuf request body; 415 for kinds this server cannot decode */
-export function decodeProtobufBody(buf: Buffer): any {
+export function decodeProtobufBody(buf: Buffer): Record<string, unknown> {
   if (!buf.subarray(0, 4).equals(MAGIC)) throw unsupportedMediaType(PROTOBUF, ['application/json', 'application/yaml']);
   const unknown = readFields(buf.subarray(4));
   const typeMeta = readFields((unknown.get(1)?.[0] as Buffer | undefined) ?? Buffer.alloc(0));

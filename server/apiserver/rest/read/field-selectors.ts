@@ -1,8 +1,9 @@
 import { findUnsupportedField, matchFields, matchLabels, parseFieldSelector, parseLabelSelector, type FieldSelector, type LabelSelector } from '../../selectors';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { badRequest } from '../status-error';
 
-export type ObjectMatcher = (obj: any) => boolean;
+export type ObjectMatcher = (obj: ApiObject) => boolean;
 
 /** builds one predicate from labelSelector and fieldSelector; 400 on a bad selector or field label */
 export function buildMatcher(rt: ServedType, query: URLSearchParams): ObjectMatcher | undefined {

@@ -4,6 +4,7 @@ import { buildMatcher } from './field-selectors';
 import { negotiate, sendJson, sendRawJson } from '../codec/http-io';
 import { rawObject } from '../codec/object-codec';
 import { getObject, listObjects, listRows, type RawListResult } from './read-objects';
+import type { ApiObject } from '../types/api-object';
 import { groupVersion, type ServedType } from '../types/resource-type';
 import { badRequest, StatusError, tooManyRequests } from '../status-error';
 import { includeObjectFrom, renderObjectsTable } from './table-render';
@@ -17,7 +18,7 @@ function representationOf(r: ResourceRequest) {
   return rep;
 }
 
-const partial = (o: any) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata });
+const partial = (o: ApiObject) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata });
 
 export function handleGet(r: ResourceRequest): void {
   const { ctx, rt, info } = r;
@@ -30,7 +31,7 @@ export function handleGet(r: ResourceRequest): void {
 function matcherWithName(rt: ServedType, query: URLSearchParams, name?: string) {
   const m = buildMatcher(rt, query);
   if (!name) return m;
-  return (o: any) => o.metadata?.name === name && (!m || m(o));
+  return (o: ApiObject) => o.metadata?.name === name && (!m || m(o));
 }
 
 export function handleList(r: ResourceRequest): void {
@@ -68,8 +69,8 @@ export function handleWatch(r: ResourceRequest): void {
   const rep = representationOf(r);
   const include = includeObjectFrom(q);
   const represent = rep === 'table'
-    ? (o: any) => renderObjectsTable(rt, [o], { include: q.get('includeObject') ? include : 'Object', listMeta: { resourceVersion: o.metadata.resourceVersion } })
-    : rep === 'partial' ? partial : (o: any) => o;
+    ? (o: ApiObject) => renderObjectsTable(rt, [o], { include: q.get('includeObject') ? include : 'Object', listMeta: { resourceVersion: o.metadata.resourceVersion } })
+    : rep === 'partial' ? partial : (o: ApiObject) => o;
   const timeout = q.get('timeoutSeconds');
   serveWatch(ctx, rt, info.namespace, r.req, r.res, {
     match: matcherWithName(rt, q, info.name),

@@ -1,19 +1,20 @@
 import type { KeyValue } from '../../store/types';
 import type { ApiContext } from '../api-context';
 import { decodeObject, objectKey, objectPrefix } from '../codec/object-codec';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { badRequest, expired, notFound } from '../status-error';
 import type { ObjectMatcher } from './field-selectors';
 
 const SCAN_PAGE = 500;
 
-export function getObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, name: string): any {
+export function getObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, name: string): ApiObject {
   const kv = ctx.store.get(objectKey(rt, namespace, name));
   if (!kv) throw notFound(rt, name);
   return decodeObject(rt, kv);
 }
 
-export interface ListResult { items: any[]; resourceVersion: string; continue?: string }
+export interface ListResult { items: ApiObject[]; resourceVersion: string; continue?: string }
 
 /** a page of store rows (not decoded unless a matcher needs it) */
 export interface RawListResult { kvs: KeyValue[]; resourceVersion: string; continue?: string }

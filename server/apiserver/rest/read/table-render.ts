@@ -1,4 +1,5 @@
 import { renderTable, type IncludeObject } from '../../crd/table';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 
 export type { IncludeObject };
@@ -9,6 +10,6 @@ export function includeObjectFrom(query: URLSearchParams): IncludeObject {
 }
 
 /** a meta.k8s.io/v1 Table of the objects (printer columns from crd/table) */
-export function renderObjectsTable(rt: ServedType, objects: any[], opts: { include: IncludeObject; listMeta: Record<string, unknown> }): any {
+export function renderObjectsTable(rt: ServedType, objects: ApiObject[], opts: { include: IncludeObject; listMeta: Record<string, unknown> }): unknown {
   return renderTable(rt, objects, { includeObject: opts.include, listMeta: opts.listMeta, kind: rt.kind });
 }

@@ -5,6 +5,7 @@ import type { ObjectMatcher } from './field-selectors';
 import { decodeObject, objectPrefix } from '../codec/object-codec';
 import { rawEventLine } from './raw-event-line';
 import { listObjects } from './read-objects';
+import type { ApiObject } from '../types/api-object';
 import { groupVersion, type ServedType } from '../types/resource-type';
 import { badRequest, statusObject } from '../status-error';
 
@@ -19,7 +20,7 @@ export interface WatchParams {
   timeoutSeconds?: number;
   bookmarkIntervalMs: number;
   /** turns an object into what the client asked for (object, Table, metadata) */
-  represent: (obj: any) => unknown;
+  represent: (obj: ApiObject) => unknown;
   /** true when the client wants plain objects: events are written from stored text */
   raw?: boolean;
 }

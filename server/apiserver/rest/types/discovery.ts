@@ -1,3 +1,4 @@
+import type { APIService } from '../../aggregation/api-service-target';
 import type { ServedType } from './resource-type';
 import type { TypeRegistry } from './type-registry';
 
@@ -14,7 +15,7 @@ function groupDoc(name: string, versions: string[]): GroupDoc {
 }
 
 /** named groups: the built-ins and CRDs, plus groups served by APIServices */
-export function apiGroupList(registry: TypeRegistry, apiservices: any[]) {
+export function apiGroupList(registry: TypeRegistry, apiservices: APIService[]) {
   const groups = registry.groups().filter((g) => g.name !== '').map((g) => groupDoc(g.name, g.versions));
   for (const svc of apiservices) {
     const { group, version } = svc.spec ?? {};
@@ -26,7 +27,7 @@ export function apiGroupList(registry: TypeRegistry, apiservices: any[]) {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
-export function apiGroup(registry: TypeRegistry, apiservices: any[], name: string) {
+export function apiGroup(registry: TypeRegistry, apiservices: APIService[], name: string) {
   const g = apiGroupList(registry, apiservices).groups.find((x) => x.name === name);
   return g && { kind: 'APIGroup', apiVersion: 'v1', ...g };
 }
@@ -51,7 +52,7 @@ function resourceDocs(rt: ServedType): Record<string, unknown>[] {
 }
 
 /** the discovery document at a path (/api, /apis, /api/v1, /apis/<g>, /apis/<g>/<v>), if any */
-export function discoveryDocument(registry: TypeRegistry, apiservices: any[], path: string, serverAddress: string): unknown | undefined {
+export function discoveryDocument(registry: TypeRegistry, apiservices: APIService[], path: string, serverAddress: string): unknown | undefined {
   const parts = path.split('/').filter(Boolean);
   if (parts[0] === 'api') {
     if (parts.length === 1) return apiVersions(serverAddress);

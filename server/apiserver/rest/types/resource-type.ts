@@ -3,6 +3,7 @@
  * ResourceType; built-ins add a few REST-only fields.
  */
 import type { ResourceType } from '../../crd/resource-type';
+import type { ApiObject } from './api-object';
 
 export type { PrinterColumn, ResourceType } from '../../crd/resource-type';
 
@@ -19,8 +20,8 @@ export interface ServedType extends ResourceType {
 
 export interface StorageMapping {
   group: string;
-  toStorage: (obj: any) => any;
-  fromStorage: (obj: any) => any;
+  toStorage: (obj: ApiObject) => ApiObject;
+  fromStorage: (obj: ApiObject) => ApiObject;
 }
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];

@@ -1,4 +1,5 @@
 import { BUILTIN_TYPES } from './builtin-types';
+import type { CustomResourceDefinition } from '../../crd/crd-types';
 import { resourceTypesFromCRD } from '../../crd/resource-type';
 import { prepareSchema, type CompiledSchema } from '../../crd/schema';
 import type { ServedType } from './resource-type';
@@ -55,12 +56,12 @@ export class TypeRegistry {
   }
 
   /** serves exactly these CRDs (types of unchanged CRDs are kept, so schema caches survive) */
-  replaceCRDs(crds: any[]): void {
+  replaceCRDs(crds: CustomResourceDefinition[]): void {
     const next = new Map<string, ServedType[]>();
     for (const crd of crds) {
       const prev = this.crdTypes.get(crd.metadata.name);
       const key = JSON.stringify(crd.spec);
-      next.set(crd.metadata.name, prev && (prev as any).specKey === key ? prev : Object.assign(this.typesOf(crd), { specKey: key }));
+      next.set(crd.metadata.name, prev && (prev as ServedType[] & { specKey?: string }).specKey === key ? prev : Object.assign(this.typesOf(crd), { specKey: key }));
     }
     const changed = next.size !== this.crdTypes.size || [...next].some(([k, v]) => this.crdTypes.get(k) !== v);
     if (!changed) return;
@@ -68,7 +69,7 @@ export class TypeRegistry {
     this.rebuild();
   }
 
-  private typesOf(crd: any): ServedType[] {
+  private typesOf(crd: CustomResourceDefinition): ServedType[] {
     try {
       return resourceTypesFromCRD(crd).filter((t) => t.served).map((t): ServedType => ({ ...t }));
     } catch {
@@ -76,7 +77,7 @@ export class TypeRegistry {
     }
   }
 
-  setCRD(crd: any): void {
+  setCRD(crd: CustomResourceDefinition): void {
     const types = resourceTypesFromCRD(crd).filter((t) => t.served).map((t): ServedType => ({ ...t }));
     this.crdTypes.set(crd.metadata.name, types);
     this.rebuild();

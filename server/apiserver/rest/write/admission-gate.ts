@@ -1,6 +1,7 @@
 import { runAdmission } from '../../admission';
 import type { ApiContext, User } from '../api-context';
 import { objectKey } from '../codec/object-codec';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { StatusError } from '../status-error';
 
@@ -8,8 +9,8 @@ export interface AdmitInput {
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   rt: ServedType;
   subResource?: string;
-  object?: any;
-  oldObject?: any;
+  object?: ApiObject;
+  oldObject?: ApiObject;
   namespace?: string;
   name?: string;
   user: User;
@@ -29,7 +30,7 @@ function namespaceLabels(ctx: ApiContext, input: AdmitInput): Record<string, str
  * Calls the stored webhooks for one write. Returns the (possibly mutated) object and
  * warnings; a denial becomes the webhook's Status. Skipped when no webhook is configured.
  */
-export async function admit(ctx: ApiContext, input: AdmitInput): Promise<{ object?: any; warnings: string[] }> {
+export async function admit(ctx: ApiContext, input: AdmitInput): Promise<{ object?: ApiObject; warnings: string[] }> {
   const { mutating, validating } = ctx.webhooks;
   if (mutating.length === 0 && validating.length === 0) return { object: input.object, warnings: [] };
   const result = await runAdmission({ ...input, mutating, validating, namespaceLabels: namespaceLabels(ctx, input) });
@@ -37,5 +38,5 @@ export async function admit(ctx: ApiContext, input: AdmitInput): Promise<{ objec
     const s = result.status ?? {};
     throw new StatusError(s.code ?? 403, s.reason ?? 'Forbidden', s.message ?? 'admission webhook denied the request', s.details);
   }
-  return { object: result.object ?? input.object, warnings: result.warnings ?? [] };
+  return { object: (result.object as ApiObject | undefined) ?? input.object, warnings: result.warnings ?? [] };
 }

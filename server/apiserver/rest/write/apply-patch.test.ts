@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiObject } from '../types/api-object';
 import { BUILTIN_TYPES } from '../types/builtin-types';
 import { applyConfiguration, fromFieldsV1, toFieldsV1 } from './apply-patch';
 
@@ -17,13 +18,20 @@ describe('server-side apply', () => {
     ['keeps a field another applier owns', [['m1', cm({ a: '1', b: '2' })], ['m2', cm({ b: '2' })], ['m1', cm({ a: '1' })]], { a: '1', b: '2', z: 'manual' }],
     ['keeps fields written by plain updates', [['m1', cm({ a: '1', b: '2' })], ['m1', cm({ b: '3' })]], { b: '3', z: 'manual' }],
   ])('%s', (_n, applies, data) => {
-    let live: any = { ...cm({ z: 'manual' }), metadata: { name: 'c', uid: 'u' } };
-    for (const [manager, config] of applies as [string, any][]) live = applyConfiguration(cmType, live, config, manager);
+    let live: ApiObject = { ...cm({ z: 'manual' }), metadata: { name: 'c', uid: 'u' } };
+    for (const [manager, config] of applies as [string, unknown][]) live = applyConfiguration(cmType, live, config, manager);
     expect(live.data).toEqual(data);
   });
 
+  it('keeps the live metadata when the configuration sends metadata: null, and refuses a metadata that is not an object', () => {
+    const live = applyConfiguration(cmType, { ...cm({}), metadata: { name: 'c', uid: 'u' } }, { ...cm({ a: '1' }), metadata: null }, 'm');
+    expect(live.metadata).toMatchObject({ name: 'c', uid: 'u' });
+    expect(live.data).toEqual({ a: '1' });
+    expect(() => applyConfiguration(cmType, live, { ...cm({}), metadata: 'x' }, 'm')).toThrow(expect.objectContaining({ code: 400, message: 'metadata must be an object' }));
+  });
+
   it('removes labels dropped from the configuration', () => {
-    let live: any = applyConfiguration(cmType, { ...cm({}), metadata: { name: 'c' } }, cm({}, { a: '1', b: '2' }), 'm');
+    let live = applyConfiguration(cmType, { ...cm({}), metadata: { name: 'c' } }, cm({}, { a: '1', b: '2' }), 'm');
     live = applyConfiguration(cmType, live, cm({}, { a: '1' }), 'm');
     expect(live.metadata.labels).toEqual({ a: '1' });
     expect(live.metadata.managedFields).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { applyMergePatch, applyStrategicMergePatch } from '../../patch';
 import { nowTimestamp } from '../codec/object-codec';
+import type { ApiObject } from '../types/api-object';
 import { groupVersion, type ServedType } from '../types/resource-type';
 import { badRequest } from '../status-error';
 
@@ -20,6 +21,8 @@ export interface ManagedFieldsEntry {
 }
 
 type Path = string[];
+/** a FieldsV1 tree: `f:<field>` keys down to empty objects */
+interface FieldsTree { [key: string]: FieldsTree }
 const SYSTEM_META = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink']);
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -40,7 +43,7 @@ export function appliedPaths(config: Record<string, unknown>, rt: ServedType): P
 }
 
 export function toFieldsV1(paths: Path[]): Record<string, unknown> {
-  const root: Record<string, any> = {};
+  const root: FieldsTree = {};
   for (const p of paths) {
     let cur = root;
     for (const k of p) cur = cur[`f:${k}`] ??= {};
@@ -55,20 +58,24 @@ export function fromFieldsV1(tree: unknown, prefix: Path = []): Path[] {
   return keys.flatMap((k) => fromFieldsV1(tree[k], [...prefix, k.slice(2)]));
 }
 
-function deletePath(obj: any, path: Path): void {
+function deletePath(obj: unknown, path: Path): void {
   let cur = obj;
-  for (const k of path.slice(0, -1)) { cur = cur?.[k]; if (!isObject(cur)) return; }
+  for (const k of path.slice(0, -1)) { cur = (cur as Record<string, unknown> | null | undefined)?.[k]; if (!isObject(cur)) return; }
   if (isObject(cur)) delete cur[path[path.length - 1]];
 }
 
 const key = (p: Path) => JSON.stringify(p);
 
 /** the live object after `manager` applies `config` */
-export function applyConfiguration(rt: ServedType, current: any, config: any, manager: string): any {
+export function applyConfiguration(rt: ServedType, current: ApiObject, config: unknown, manager: string): ApiObject {
   if (!isObject(config)) throw badRequest('error decoding YAML: the applied configuration is not an object');
-  const cfg = structuredClone(config) as any;
-  if (cfg.metadata) for (const k of SYSTEM_META) if (k !== 'name' && k !== 'namespace') delete cfg.metadata[k];
-  const merged = rt.builtin ? applyStrategicMergePatch(current, cfg, rt.kind) : applyMergePatch(current, cfg);
+  const cfg = structuredClone(config);
+  // as on create: a null metadata is none (it must not delete the live object's); anything else but an object is a 400
+  if (cfg.metadata === null) delete cfg.metadata;
+  if (cfg.metadata !== undefined && !isObject(cfg.metadata)) throw badRequest('metadata must be an object');
+  const meta = cfg.metadata as Record<string, unknown> | undefined;
+  if (meta) for (const k of SYSTEM_META) if (k !== 'name' && k !== 'namespace') delete meta[k];
+  const merged = (rt.builtin ? applyStrategicMergePatch(current, cfg, rt.kind) : applyMergePatch(current, cfg)) as ApiObject;
   const entries: ManagedFieldsEntry[] = current.metadata?.managedFields ?? [];
   const mine = entries.find((e) => e.manager === manager && e.operation === 'Apply');
   const now = appliedPaths(cfg, rt);

@@ -5,6 +5,7 @@ import type { ApiContext } from '../api-context';
 import { encodeObject, objectKey } from '../codec/object-codec';
 import { checkBodyIdentity, initObjectMeta } from './object-meta';
 import { validateObjectMeta } from './meta-validation';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { validateAgainstSchema } from './schema-gate';
 import { strategyFor } from './strategies';
@@ -26,7 +27,7 @@ export function checkNamespaceWritable(ctx: ApiContext, namespace: string): void
 }
 
 /** POST: defaults, admission, schema, then an atomic create in the store */
-export async function createObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: any, opts: WriteOptions): Promise<WriteResult> {
+export async function createObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: unknown, opts: WriteOptions): Promise<WriteResult> {
   checkBodyIdentity(rt, body, namespace);
   initObjectMeta(rt, body);
   validateObjectMeta(rt, body);
@@ -43,14 +44,14 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
 }
 
 /** schema, webhooks, then the store */
-async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: { metadata: { name: string } }, opts: WriteOptions): Promise<WriteResult> {
+async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: ApiObject, opts: WriteOptions): Promise<WriteResult> {
   const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'CREATE', rt, object: validated.object, namespace, name: body.metadata.name, user: opts.user, dryRun: opts.dryRun });
-  const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object, 'Ignore').object;
+  const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object!, 'Ignore').object;
   const warnings = [...validated.warnings, ...admitted.warnings];
-  const key = objectKey(rt, namespace, object.metadata.name);
+  const key = objectKey(rt, namespace, object.metadata.name!);
   if (opts.dryRun) {
-    if (ctx.store.get(key)) throw alreadyExists(rt, object.metadata.name);
+    if (ctx.store.get(key)) throw alreadyExists(rt, object.metadata.name!);
     return { object, warnings, created: true };
   }
   try {
@@ -59,7 +60,7 @@ async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string |
     ctx.afterWrite?.(rt);
     return { object, warnings, created: true };
   } catch (err) {
-    if (err instanceof AlreadyExistsError) throw alreadyExists(rt, object.metadata.name);
+    if (err instanceof AlreadyExistsError) throw alreadyExists(rt, object.metadata.name!);
     throw err;
   }
 }

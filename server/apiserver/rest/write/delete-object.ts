@@ -3,6 +3,7 @@ import { admit } from './admission-gate';
 import type { ApiContext, User } from '../api-context';
 import { decodeObject, encodeObject, nowTimestamp, objectKey } from '../codec/object-codec';
 import { jsonEqual } from './object-meta';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, pendingFinalizers } from './strategies';
 import { badRequest, conflict, notFound } from '../status-error';
@@ -17,40 +18,53 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
-export interface DeleteResult { object: any; deleted: boolean }
+export interface DeleteResult { object: ApiObject; deleted: boolean }
+
+/** the DeleteOptions fields read from a request body (JSON as the client sent it) */
+interface DeleteOptionsBody {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  orphanDependents?: unknown;
+  dryRun?: string[];
+  preconditions?: DeleteOptions['preconditions'];
+}
+
+/** the fields of a pod its grace period depends on */
+interface PodForGrace { spec?: { nodeName?: string; terminationGracePeriodSeconds?: number }; status?: { phase?: string } }
 
 const POLICIES = new Set(['Background', 'Foreground', 'Orphan']);
 const DEFAULT_POD_GRACE_SECONDS = 30;
 
 /** DeleteOptions from the body (kubectl) and the query (client-node) */
-export function deleteOptionsFrom(body: any, query: URLSearchParams, user: User): DeleteOptions {
-  const b = body && typeof body === 'object' ? body : {};
+export function deleteOptionsFrom(body: unknown, query: URLSearchParams, user: User): DeleteOptions {
+  const b: DeleteOptionsBody = body && typeof body === 'object' ? (body as DeleteOptionsBody) : {};
   const grace = b.gracePeriodSeconds ?? (query.has('gracePeriodSeconds') ? Number(query.get('gracePeriodSeconds')) : undefined);
   let policy = b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined;
   if (policy === undefined && (b.orphanDependents === true || query.get('orphanDependents') === 'true')) policy = 'Orphan';
   if (policy !== undefined && !POLICIES.has(policy)) throw badRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
   const dryRun = [...(b.dryRun ?? []), ...query.getAll('dryRun')].includes('All');
-  return { user, dryRun, gracePeriodSeconds: grace, propagationPolicy: policy, preconditions: b.preconditions };
+  return { user, dryRun, gracePeriodSeconds: grace, propagationPolicy: policy as PropagationPolicy | undefined, preconditions: b.preconditions };
 }
 
-function checkPreconditions(rt: ServedType, obj: any, pre: DeleteOptions['preconditions']): void {
+function checkPreconditions(rt: ServedType, obj: ApiObject, pre: DeleteOptions['preconditions']): void {
   if (pre?.uid && pre.uid !== obj.metadata.uid) {
-    throw conflict(rt, obj.metadata.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`);
+    throw conflict(rt, obj.metadata.name!, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`);
   }
   if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-    throw conflict(rt, obj.metadata.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`);
+    throw conflict(rt, obj.metadata.name!, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`);
   }
 }
 
 /** seconds a pod gets to terminate: 0 when no kubelet has it */
-function podGraceSeconds(rt: ServedType, obj: any, requested?: number): number {
+function podGraceSeconds(rt: ServedType, object: ApiObject, requested?: number): number {
   if (rt.group || rt.resource !== 'pods') return 0;
+  const obj = object as PodForGrace;
   if (!obj.spec?.nodeName || obj.status?.phase === 'Succeeded' || obj.status?.phase === 'Failed') return 0;
   return Math.max(0, requested ?? obj.spec?.terminationGracePeriodSeconds ?? DEFAULT_POD_GRACE_SECONDS);
 }
 
 /** marks the object as being deleted: finalizers for the policy, deletionTimestamp, grace */
-function markDeleting(rt: ServedType, current: any, opts: DeleteOptions): any {
+function markDeleting(rt: ServedType, current: ApiObject, opts: DeleteOptions): ApiObject {
   const next = structuredClone(current);
   const m = next.metadata;
   let fins: string[] = m.finalizers ?? [];
@@ -63,7 +77,7 @@ function markDeleting(rt: ServedType, current: any, opts: DeleteOptions): any {
     m.deletionTimestamp = nowTimestamp(new Date(Date.now() + grace * 1000));
     m.deletionGracePeriodSeconds = grace;
   }
-  if (!rt.group && rt.resource === 'namespaces') next.status = { ...next.status, phase: 'Terminating' };
+  if (!rt.group && rt.resource === 'namespaces') next.status = { ...(next.status as object | undefined), phase: 'Terminating' };
   return next;
 }
 
@@ -81,7 +95,7 @@ export async function deleteObject(ctx: ApiContext, rt: ServedType, namespace: s
       admitted = true;
     }
     const next = markDeleting(rt, current, opts);
-    const waits = pendingFinalizers(rt, next).length > 0 || next.metadata.deletionGracePeriodSeconds > 0;
+    const waits = pendingFinalizers(rt, next).length > 0 || (next.metadata.deletionGracePeriodSeconds ?? 0) > 0;
     if (opts.dryRun) return { object: waits ? next : current, deleted: !waits };
     try {
       if (waits) {

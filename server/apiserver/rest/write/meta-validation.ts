@@ -1,4 +1,5 @@
 import { validateLabelKey, validateLabelValue } from '../../selectors';
+import type { ApiObject, ApiObjectMeta } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { invalid, type StatusCause } from '../status-error';
 
@@ -34,7 +35,7 @@ function annotationCauses(annotations: unknown): StatusCause[] {
 function ownerReferenceCauses(refs: unknown): StatusCause[] {
   if (refs === undefined || refs === null) return [];
   if (!Array.isArray(refs)) return [invalidCause('metadata.ownerReferences', refs, 'must be a list')];
-  return refs.flatMap((r: any, i: number) => (['apiVersion', 'kind', 'name', 'uid'] as const)
+  return refs.flatMap((r: Record<string, unknown> | null | undefined, i: number) => (['apiVersion', 'kind', 'name', 'uid'] as const)
     .filter((f) => typeof r?.[f] !== 'string' || r[f] === '')
     .map((f) => invalidCause(`metadata.ownerReferences[${i}].${f}`, r?.[f] ?? '', `${f} must not be empty`)));
 }
@@ -46,8 +47,8 @@ function nameCauses(rt: ServedType, name: string): StatusCause[] {
 }
 
 /** throws 422 Invalid when the object's metadata is not what kube accepts */
-export function validateObjectMeta(rt: ServedType, obj: any): void {
-  const m = obj.metadata ?? {};
+export function validateObjectMeta(rt: ServedType, obj: ApiObject): void {
+  const m: ApiObjectMeta = obj.metadata ?? {};
   const causes = [...nameCauses(rt, m.name ?? ''), ...labelCauses(m.labels), ...annotationCauses(m.annotations), ...ownerReferenceCauses(m.ownerReferences)];
   if (causes.length) throw invalid(rt, m.name ?? '', causes);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { nowTimestamp } from '../codec/object-codec';
+import type { ApiObject } from '../types/api-object';
 import { groupVersion, type ServedType } from '../types/resource-type';
 import { badRequest, invalid } from '../status-error';
 
@@ -13,8 +14,9 @@ export function generateName(prefix: string): string {
 }
 
 /** checks the body against the URL and the served type; fills apiVersion/kind/namespace */
-export function checkBodyIdentity(rt: ServedType, body: any, namespace: string | undefined, name?: string): void {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request was not a JSON object');
+export function checkBodyIdentity(rt: ServedType, input: unknown, namespace: string | undefined, name?: string): asserts input is ApiObject {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw badRequest('the body of the request was not a JSON object');
+  const body = input as ApiObject;
   const gv = groupVersion(rt);
   for (const field of ['apiVersion', 'kind'] as const) {
     if (body[field] !== undefined && body[field] !== null && typeof body[field] !== 'string') throw badRequest(`${field} must be a string`);
@@ -40,7 +42,7 @@ export function checkBodyIdentity(rt: ServedType, body: any, namespace: string |
 }
 
 /** the system-owned metadata of a new object */
-export function initObjectMeta(rt: ServedType, obj: any): void {
+export function initObjectMeta(rt: ServedType, obj: ApiObject): void {
   const m = obj.metadata;
   if (!m.name && m.generateName) m.name = generateName(m.generateName);
   if (!m.name) {
@@ -68,10 +70,10 @@ export function tracksGeneration(rt: ServedType): boolean {
 }
 
 /** metadata a client may not change on update is carried over from the stored object */
-export function keepSystemMeta(obj: any, old: any): void {
+export function keepSystemMeta(obj: ApiObject, old: ApiObject): void {
   const m = obj.metadata;
   const o = old.metadata;
-  for (const k of ['uid', 'creationTimestamp', 'generation', 'namespace'] as const) {
+  for (const k of ['uid', 'creationTimestamp', 'generation', 'namespace']) {
     if (o[k] === undefined) delete m[k]; else m[k] = o[k];
   }
   if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp; else delete m.deletionTimestamp;
@@ -88,14 +90,14 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object).filter((k) => (a as any)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as any)[k] !== undefined);
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as any)[k], (b as any)[k]));
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /** spec = everything but metadata (and status, when it is a subresource) */
-export function specChanged(rt: ServedType, obj: any, old: any): boolean {
+export function specChanged(rt: ServedType, obj: ApiObject, old: ApiObject): boolean {
   for (const k of new Set([...Object.keys(obj), ...Object.keys(old)])) {
     if (k === 'metadata' || k === 'apiVersion' || k === 'kind' || (k === 'status' && rt.subresources.status)) continue;
     if (!jsonEqual(obj[k], old[k])) return true;

@@ -1,5 +1,6 @@
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../patch';
 import { mediaType, parseBody } from '../codec/http-io';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { applyConfiguration } from './apply-patch';
 import { badRequest, unsupportedMediaType } from '../status-error';
@@ -10,9 +11,9 @@ export const APPLY = 'application/apply-patch+yaml';
 
 export interface ParsedPatch {
   type: string;
-  body: any;
+  body: unknown;
   /** computes the patched object from the current one */
-  apply: (current: any) => any;
+  apply: (current: ApiObject) => unknown;
 }
 
 /** decodes a PATCH body by its Content-Type and returns the function that applies it */

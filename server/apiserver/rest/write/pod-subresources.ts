@@ -11,7 +11,7 @@ const SUCCESS = { ...statusObject(201, '', ''), status: 'Success' };
 
 /** POST pods/<name>/binding: assigns the pod to a node once (the scheduler's write) */
 export async function handleBinding(r: ResourceRequest): Promise<void> {
-  const body = parseBody(await readBody(r.req), r.req.headers['content-type']);
+  const body = parseBody(await readBody(r.req), r.req.headers['content-type']) as { target?: { name?: unknown } } | null;
   const node = body?.target?.name;
   if (!node) throw badRequest('Binding.target.name is required');
   const { ctx, rt, info } = r;
@@ -22,7 +22,7 @@ export async function handleBinding(r: ResourceRequest): Promise<void> {
       if (pod.spec?.nodeName) throw conflict(rt, info.name!, `pod ${info.name} is already assigned to node "${pod.spec.nodeName}"`);
       if (pod.metadata.deletionTimestamp) throw conflict(rt, info.name!, `pod ${info.name} is being deleted, cannot be assigned to a host`);
       pod.spec.nodeName = node;
-      const conds = (pod.status.conditions ?? []).filter((c: any) => c.type !== 'PodScheduled');
+      const conds = (pod.status.conditions ?? []).filter((c: { type: string }) => c.type !== 'PodScheduled');
       pod.status.conditions = [...conds, { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: nowTimestamp() }];
       delete pod.metadata.resourceVersion;
       return pod;
@@ -38,7 +38,7 @@ export async function handleBinding(r: ResourceRequest): Promise<void> {
  */
 export async function handleEviction(r: ResourceRequest): Promise<void> {
   const raw = await readBody(r.req);
-  const body = raw.length ? parseBody(raw, r.req.headers['content-type']) : {};
+  const body = (raw.length ? parseBody(raw, r.req.headers['content-type']) : {}) as { metadata?: { name?: unknown }; deleteOptions?: unknown } | null;
   const { ctx, rt, info } = r;
   if (body?.metadata?.name && body.metadata.name !== info.name) throw badRequest('name in URL does not match name in Eviction object');
   const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', ...body, metadata: { ...body?.metadata, name: info.name, namespace: info.namespace } };

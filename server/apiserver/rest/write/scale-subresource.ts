@@ -9,6 +9,7 @@ import type { ResourceRequest } from '../handler-context';
 import { warningHeaders } from '../handler-context';
 import { parseBody, readBody, sendJson } from '../codec/http-io';
 import { getObject } from '../read/read-objects';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { conflict, invalid, unsupportedMediaType } from '../status-error';
 import { APPLY, parsePatch } from './patch-body';
@@ -51,7 +52,7 @@ function selectorText(selector: unknown): string {
 interface Meta { name?: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string }
 interface ScaleBody { metadata?: { resourceVersion?: string }; spec?: { replicas?: unknown } }
 
-export function scaleOf(obj: { metadata?: Meta }, paths: ScalePaths): Record<string, unknown> {
+export function scaleOf(obj: { metadata?: Meta }, paths: ScalePaths): ApiObject {
   const m = obj.metadata ?? {};
   const num = (v: unknown) => (typeof v === 'number' ? v : 0);
   const selector = paths.labelSelectorPath ? readPath(obj, paths.labelSelectorPath) : undefined;
@@ -103,7 +104,7 @@ export function handleGetScale(r: ResourceRequest): void {
 
 export async function handleUpdateScale(r: ResourceRequest): Promise<void> {
   const body = parseBody(await readBody(r.req), r.req.headers['content-type']);
-  await writeScale(r, () => body);
+  await writeScale(r, () => body as ScaleBody | undefined);
 }
 
 export async function handlePatchScale(r: ResourceRequest): Promise<void> {
@@ -111,5 +112,5 @@ export async function handlePatchScale(r: ResourceRequest): Promise<void> {
   const patch = parsePatch({ ...r.rt, kind: 'Scale', builtin: true }, r.req.headers['content-type'], await readBody(r.req));
   if (patch.type === APPLY) throw unsupportedMediaType(patch.type, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   const paths = pathsOf(r.rt);
-  await writeScale(r, (current) => patch.apply(scaleOf(current, paths)));
+  await writeScale(r, (current) => patch.apply(scaleOf(current, paths)) as ScaleBody | undefined);
 }

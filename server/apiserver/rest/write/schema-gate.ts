@@ -1,5 +1,6 @@
 import type { ApiContext } from '../api-context';
 import { validateObject } from '../../crd/schema';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { invalid } from '../status-error';
 
@@ -11,12 +12,12 @@ export function fieldValidationFrom(query: URLSearchParams): FieldValidation {
 }
 
 /** structural schema: validate, prune unknown fields, apply defaults; throws 422 Invalid */
-export function validateAgainstSchema(ctx: ApiContext, rt: ServedType, obj: any, fieldValidation: FieldValidation): { object: any; warnings: string[] } {
+export function validateAgainstSchema(ctx: ApiContext, rt: ServedType, obj: ApiObject, fieldValidation: FieldValidation): { object: ApiObject; warnings: string[] } {
   const cs = ctx.registry.schemaFor(rt);
   if (!cs) return { object: obj, warnings: [] };
   const r = validateObject(cs, obj, { fieldValidation });
   if (r.causes.length > 0) {
     throw invalid(rt, obj.metadata?.name ?? '', r.causes.map((c) => ({ reason: c.type, field: c.field, message: c.message })));
   }
-  return { object: r.object, warnings: r.warnings };
+  return { object: r.object as ApiObject, warnings: r.warnings };
 }

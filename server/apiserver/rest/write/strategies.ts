@@ -1,5 +1,6 @@
 import { nowTimestamp } from '../codec/object-codec';
 import type { StatusCause } from '../status-error';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { SERVICE_STRATEGY } from './service-kinds/service-strategy';
 import { NETWORK_POLICY_STRATEGY } from './network-kinds/networkpolicy-strategy';
@@ -7,7 +8,7 @@ import { CLUSTER_ROLE_BINDING_STRATEGY, CLUSTER_ROLE_STRATEGY, ROLE_BINDING_STRA
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kinds/storage-strategies';
 import { DAEMON_SET_STRATEGY, DEPLOYMENT_STRATEGY, REPLICA_SET_STRATEGY } from './apps-kinds/workload-strategy';
 import { defaultPodSpec } from './apps-kinds/workload-defaults';
-import { podQOSClass } from './pod-kinds/pod-qos';
+import { podQOSClass, type PodLike } from './pod-kinds/pod-qos';
 
 /**
  * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
@@ -19,8 +20,8 @@ export const FINALIZER_ORPHAN = 'orphan';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 export type Strategy = {
-  prepareForCreate?: (obj: any) => void;
-  prepareForUpdate?: (obj: any, old: any) => void;
+  prepareForCreate?: (obj: ApiObject) => void;
+  prepareForUpdate?: (obj: ApiObject, old: ApiObject) => void;
   /** a write to the status subresource */
   prepareForStatusUpdate?: (obj: Record<string, unknown>, old: Record<string, unknown>) => void;
   /** kube's Validate: the causes of a 422 Invalid (none → valid) */
@@ -36,17 +37,18 @@ export type Strategy = {
  */
 interface CrdStatus { conditions?: { type: string; status: string; lastTransitionTime?: string }[]; storedVersions?: string[] }
 
-const CRD_CONDITIONS = (crd: any, old?: { status?: CrdStatus }) => {
+const CRD_CONDITIONS = (crd: ApiObject, old?: { status?: CrdStatus }) => {
+  const spec = crd.spec as { versions?: { name: string; storage?: boolean }[]; names?: unknown } | undefined;
   const t = nowTimestamp();
   const before = (type: string) => old?.status?.conditions?.find((c) => c.type === type && c.status === 'True');
   const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: before(type)?.lastTransitionTime ?? t, reason, message });
-  const storage = (crd.spec?.versions ?? []).filter((v: any) => v.storage).map((v: any) => v.name);
+  const storage = (spec?.versions ?? []).filter((v) => v.storage).map((v) => v.name);
   return {
     conditions: [
       cond('NamesAccepted', 'NoConflicts', 'no conflicts found'),
       cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
     ],
-    acceptedNames: crd.spec?.names ?? {},
+    acceptedNames: spec?.names ?? {},
     storedVersions: [...new Set([...(old?.status?.storedVersions ?? []), ...storage])],
   };
 };
@@ -55,15 +57,15 @@ const STRATEGIES: Record<string, Strategy> = {
   '/pods': {
     prepareForCreate(pod) {
       pod.spec ??= {};
-      defaultPodSpec(pod.spec);
-      pod.status = { phase: 'Pending', qosClass: podQOSClass(pod) };
+      defaultPodSpec(pod.spec as Record<string, unknown>);
+      pod.status = { phase: 'Pending', qosClass: podQOSClass(pod as PodLike) };
     },
   },
   '/namespaces': {
     prepareForCreate(ns) {
       ns.spec = { finalizers: [NAMESPACE_FINALIZER] };
       ns.status = { phase: 'Active' };
-      ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name };
+      ns.metadata.labels = { ...ns.metadata.labels, 'kubernetes.io/metadata.name': ns.metadata.name! };
     },
     prepareForUpdate(ns, old) { ns.spec = old.spec; },
   },
@@ -74,7 +76,7 @@ const STRATEGIES: Record<string, Strategy> = {
       crd.metadata.finalizers = [...new Set([...(crd.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER])];
     },
     prepareForUpdate(crd, old) {
-      crd.status = CRD_CONDITIONS(crd, old);
+      crd.status = CRD_CONDITIONS(crd, old as { status?: CrdStatus });
       const fins: string[] = crd.metadata.finalizers ?? [];
       if (!old.metadata.deletionTimestamp && !fins.includes(CRD_CLEANUP_FINALIZER)) crd.metadata.finalizers = [...fins, CRD_CLEANUP_FINALIZER];
     },
@@ -98,8 +100,8 @@ export function strategyFor(rt: Pick<ServedType, 'group' | 'resource'>): Strateg
 }
 
 /** finalizers that keep an object after DELETE (namespaces also have spec.finalizers) */
-export function pendingFinalizers(rt: Pick<ServedType, 'group' | 'resource'>, obj: any): string[] {
+export function pendingFinalizers(rt: Pick<ServedType, 'group' | 'resource'>, obj: ApiObject): string[] {
   const fs = [...(obj.metadata?.finalizers ?? [])];
-  if (!rt.group && rt.resource === 'namespaces') fs.push(...(obj.spec?.finalizers ?? []));
+  if (!rt.group && rt.resource === 'namespaces') fs.push(...((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []));
   return fs;
 }

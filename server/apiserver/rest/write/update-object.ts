@@ -5,6 +5,7 @@ import type { ApiContext } from '../api-context';
 import { decodeObject, encodeObject, objectKey } from '../codec/object-codec';
 import { checkBodyIdentity, jsonEqual, keepSystemMeta, specChanged, tracksGeneration } from './object-meta';
 import { validateObjectMeta } from './meta-validation';
+import type { ApiObject } from '../types/api-object';
 import type { ServedType } from '../types/resource-type';
 import { validateAgainstSchema } from './schema-gate';
 import { pendingFinalizers, strategyFor } from './strategies';
@@ -25,9 +26,9 @@ export interface UpdateInput {
 }
 
 /** the object after applying the subresource rules: status writes touch only status, spec writes never status */
-function mergeForSubresource(rt: ServedType, next: any, current: any, subresource?: string): any {
+function mergeForSubresource(rt: ServedType, next: ApiObject, current: ApiObject, subresource?: string): ApiObject {
   if (subresource === 'status') return { ...structuredClone(current), status: next.status };
-  if (subresource === 'finalize') return { ...structuredClone(current), spec: { ...current.spec, finalizers: next.spec?.finalizers ?? [] } };
+  if (subresource === 'finalize') return { ...structuredClone(current), spec: { ...(current.spec as object | undefined), finalizers: (next.spec as { finalizers?: unknown } | undefined)?.finalizers ?? [] } };
   if (rt.subresources.status) {
     if (current.status === undefined) delete next.status; else next.status = current.status;
   }
@@ -35,16 +36,17 @@ function mergeForSubresource(rt: ServedType, next: any, current: any, subresourc
 }
 
 /** an object being deleted whose last finalizer is gone is removed */
-function shouldDeleteAfterUpdate(rt: ServedType, obj: any): boolean {
+function shouldDeleteAfterUpdate(rt: ServedType, obj: ApiObject): boolean {
   const m = obj.metadata;
-  return Boolean(m.deletionTimestamp) && pendingFinalizers(rt, obj).length === 0 && !(m.deletionGracePeriodSeconds > 0);
+  return Boolean(m.deletionTimestamp) && pendingFinalizers(rt, obj).length === 0 && !((m.deletionGracePeriodSeconds ?? 0) > 0);
 }
 
 /** the object the write asks for, after subresource rules, system metadata, schema and admission */
-async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, opts: WriteOptions, onFinish: (f: FinishWrite) => void): Promise<WriteResult> {
+async function desiredObject(ctx: ApiContext, input: UpdateInput, current: ApiObject, opts: WriteOptions, onFinish: (f: FinishWrite) => void): Promise<WriteResult> {
   const { rt, namespace, name, subresource } = input;
-  let next = input.mutate(structuredClone(current));
-  checkBodyIdentity(rt, next, namespace, name);
+  const mutated: unknown = input.mutate(structuredClone(current));
+  checkBodyIdentity(rt, mutated, namespace, name);
+  let next = mutated;
   const precondition = next.metadata.resourceVersion;
   if (precondition && precondition !== current.metadata.resourceVersion) throw conflict(rt, name);
   next = mergeForSubresource(rt, next, current, subresource);
@@ -56,13 +58,13 @@ async function desiredObject(ctx: ApiContext, input: UpdateInput, current: any, 
   onFinish(admitBuiltinUpdate(ctx, rt, next, current, subresource, opts.user));
   const validated = validateAgainstSchema(ctx, rt, next, opts.fieldValidation);
   const admitted = await admit(ctx, { operation: 'UPDATE', rt, subResource: subresource, object: validated.object, oldObject: current, namespace, name, user: opts.user, dryRun: opts.dryRun });
-  next = admitted.object;
+  next = admitted.object!;
   next.metadata.resourceVersion = current.metadata.resourceVersion;
   return { object: next, warnings: [...validated.warnings, ...admitted.warnings] };
 }
 
 /** removes an object whose last finalizer this update took away */
-async function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: any): Promise<void> {
+async function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: ApiObject): Promise<void> {
   if (!shouldDeleteAfterUpdate(rt, obj)) return;
   try {
     const { revision } = await ctx.store.delete(key, Number(obj.metadata.resourceVersion));

@@ -6,6 +6,7 @@ import { warningHeaders } from '../handler-context';
 import { parseBody, readBody, sendJson } from '../codec/http-io';
 import { APPLY, parsePatch } from './patch-body';
 import { listObjects } from '../read/read-objects';
+import type { ApiObject } from '../types/api-object';
 import { groupVersion } from '../types/resource-type';
 import { badRequest, invalid, statusObject } from '../status-error';
 import { updateObject } from './update-object';
@@ -48,19 +49,19 @@ export async function handlePatch(r: ResourceRequest): Promise<void> {
   }
   let created = false;
   const onMissing = isApply && !info.subresource
-    ? async () => { created = true; return createObject(ctx, rt, info.namespace, patch.apply({ apiVersion: patch.body.apiVersion, kind: patch.body.kind, metadata: { name: info.name } }), opts); }
+    ? async () => { created = true; const body = patch.body as { apiVersion?: string; kind?: string } | null; return createObject(ctx, rt, info.namespace, patch.apply({ apiVersion: body?.apiVersion, kind: body?.kind, metadata: { name: info.name } }), opts); }
     : undefined;
   const result = await updateObject(ctx, { rt, namespace: info.namespace, name: info.name!, subresource: info.subresource, mutate: patch.apply, onMissing }, opts);
   sendJson(r.res, created ? 201 : 200, result.object, warningHeaders(result.warnings));
 }
 
-async function readOptionalBody(r: ResourceRequest): Promise<any> {
+async function readOptionalBody(r: ResourceRequest): Promise<unknown> {
   const raw = await readBody(r.req);
   if (!raw.length) return undefined;
   try { return JSON.parse(raw.toString('utf8')); } catch { throw badRequest('error decoding DeleteOptions'); }
 }
 
-function deletedResponse(r: ResourceRequest, obj: any): unknown {
+function deletedResponse(r: ResourceRequest, obj: ApiObject): unknown {
   if (r.rt.returnDeletedObject || !r.rt.builtin) return obj;
   return { ...statusObject(200, '', ''), status: 'Success', details: { name: obj.metadata.name, group: r.rt.group, kind: r.rt.resource, uid: obj.metadata.uid } };
 }
@@ -76,10 +77,10 @@ export async function handleDeleteCollection(r: ResourceRequest): Promise<void> 
   const { ctx, rt, info, user } = r;
   const opts = deleteOptionsFrom(await readOptionalBody(r), info.query, user);
   const list = listObjects(ctx, rt, info.namespace, { match: buildMatcher(rt, info.query) });
-  const items: any[] = [];
+  const items: ApiObject[] = [];
   for (const obj of list.items) {
     try {
-      items.push((await deleteObject(ctx, rt, obj.metadata.namespace, obj.metadata.name, opts)).object);
+      items.push((await deleteObject(ctx, rt, obj.metadata.namespace, obj.metadata.name!, opts)).object);
     } catch (err) {
       if ((err as { code?: number }).code !== 404) throw err;
     }

@@ -1,4 +1,5 @@
 import type { User } from '../api-context';
+import type { ApiObject } from '../types/api-object';
 import { fieldValidationFrom, type FieldValidation } from './schema-gate';
 
 export interface WriteOptions {
@@ -8,7 +9,7 @@ export interface WriteOptions {
 }
 
 export interface WriteResult {
-  object: any;
+  object: ApiObject;
   warnings: string[];
   /** create: 201; update/patch: 200 */
   created?: boolean;

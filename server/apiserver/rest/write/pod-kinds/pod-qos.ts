@@ -10,7 +10,7 @@ import { parseQuantity } from '../../../../../lib/kubevirt/quantity';
 export type QOSClass = 'BestEffort' | 'Burstable' | 'Guaranteed';
 
 interface Resources { requests?: Record<string, unknown>; limits?: Record<string, unknown> }
-interface PodLike { spec?: { containers?: { resources?: Resources }[]; initContainers?: { resources?: Resources }[] } }
+export interface PodLike { spec?: { containers?: { resources?: Resources }[]; initContainers?: { resources?: Resources }[] } }
 
 const COMPUTE = ['cpu', 'memory'] as const;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiObject } from '../../types/api-object';
 import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-strategies';
 
-interface Obj {
-  [k: string]: unknown;
+interface Obj extends ApiObject {
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
 }
@@ -26,10 +26,10 @@ describe('storage strategies', () => {
     expect(pv.spec).toEqual({ persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem' });
     expect(pv.status?.phase).toBe('Pending');
     const old = { status: { phase: 'Pending', lastPhaseTransitionTime: '2020-01-01T00:00:00Z' } };
-    const next: Obj = { status: { phase: 'Bound', lastPhaseTransitionTime: '2020-01-01T00:00:00Z' } };
+    const next: Obj = { metadata: { name: 'v' }, status: { phase: 'Bound', lastPhaseTransitionTime: '2020-01-01T00:00:00Z' } };
     PV_STRATEGY.prepareForStatusUpdate!(next, old);
     expect(next.status?.lastPhaseTransitionTime).not.toBe('2020-01-01T00:00:00Z');
-    const same: Obj = { status: { phase: 'Pending', lastPhaseTransitionTime: '2020-01-01T00:00:00Z', message: 'm' } };
+    const same: Obj = { metadata: { name: 'v' }, status: { phase: 'Pending', lastPhaseTransitionTime: '2020-01-01T00:00:00Z', message: 'm' } };
     PV_STRATEGY.prepareForStatusUpdate!(same, old);
     expect(same.status?.lastPhaseTransitionTime).toBe('2020-01-01T00:00:00Z');
   });
