@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCRDManifests } from './crd-manifests';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
 import { buildOpenAPIv2, buildOpenAPIv3Group, buildOpenAPIv3Index } from './openapi';
 import { resourceTypesFromCRD, type ResourceType } from './resource-type';
 

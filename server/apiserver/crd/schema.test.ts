@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readCRDManifests } from './crd-manifests';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
 import { resourceTypesFromCRD, type ResourceType } from './resource-type';
 import { StrictDecodingError, prepareSchema, validateObject } from './schema';
 
@@ -32,6 +32,13 @@ describe('KubeVirt manifests against deploy/crds', () => {
     expect(r.object.spec.dataVolumeTemplates[0].metadata.name).toBe('alpine-dv');
     expect(r.object.spec.template.metadata.labels).toEqual({ 'kubevirt.io/vm': 'vm-alpine-datavolume' });
     expect(r.object.spec.template.spec.domain.resources.requests).toEqual({ cpu: '500m', memory: '128Mi' });
+  });
+
+  it('accepts a probe port by number or by name (int-or-string, as KubeVirt\'s CRD types it)', () => {
+    const vmi = fixture('vmi-masquerade.yaml');
+    vmi.spec.readinessProbe = { tcpSocket: { port: 22 } };
+    vmi.spec.livenessProbe = { httpGet: { port: 'http', path: '/' } };
+    expect(check(vmi).causes).toEqual([]);
   });
 
   it('keeps null in nullable fields and drops it from the others, as kube does', () => {

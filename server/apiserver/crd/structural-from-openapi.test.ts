@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCRDManifests } from './crd-manifests';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
 import { KUBEVIRT_CRD_SPECS, renderCRD } from './kubevirt-crd-specs';
 import { withSyntheticDefinitions } from './synthetic-definitions';
 import { QUANTITY_PATTERN, structuralSchemaFor } from './structural-from-openapi';
@@ -17,6 +17,7 @@ describe('structuralSchemaFor', () => {
       raw: { $ref: '#/definitions/k8s.io.apimachinery.pkg.runtime.RawExtension' },
       template: { $ref: '#/definitions/Template' },
       when: { type: ['string', 'null'] },
+      inlinedPort: { type: ['string', 'number'], description: 'a port' },
       items: { type: 'array', items: { default: {}, $ref: '#/definitions/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
       loose: { type: 'array', items: { $ref: '#/definitions/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['other'] },
       self: { $ref: '#/definitions/Root' },
@@ -33,6 +34,7 @@ describe('structuralSchemaFor', () => {
     ['IntOrString', s.properties.port, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }],
     ['RawExtension preserves unknown fields', s.properties.raw, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
     ['nested metadata preserves unknown fields', s.properties.template.properties.metadata, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, nullable: true }],
+    ['an inlined IntOrString (type [string, number]) is int-or-string', s.properties.inlinedPort, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true, description: 'a port' }],
     ['type arrays become nullable', s.properties.when, { type: 'string', nullable: true }],
     ['a recursive reference stops', s.properties.self, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
   ])('%s', (_n, actual, expected) => {

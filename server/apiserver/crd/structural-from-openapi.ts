@@ -60,13 +60,16 @@ function convert(defs: Definitions, schema: Schema, stack: string[], nested: boo
   const out: Schema = {};
   for (const k of KEPT_KEYWORDS) if (schema[k] !== undefined) out[k] = schema[k];
   if (out.format && !KNOWN_FORMATS.has(out.format)) delete out.format;
+  const declared = out.type;
   if (Array.isArray(out.type)) {
     // ["string", "null"] → type string, nullable
     const types = out.type.filter((t: string) => t !== 'null');
     if (types.length !== out.type.length) out.nullable = true;
     out.type = types[0];
   }
-  if (schema.format === 'int-or-string') return { ...intOrString(), ...(schema.description ? { description: schema.description } : {}) };
+  if (schema.format === 'int-or-string' || isInlinedIntOrString(declared)) {
+    return { ...intOrString(), ...(schema.description ? { description: schema.description } : {}) };
+  }
   if (schema.properties) {
     out.type ??= 'object';
     out.properties = {};
@@ -83,6 +86,11 @@ function convert(defs: Definitions, schema: Schema, stack: string[], nested: boo
   if (!out.type && !out.anyOf) Object.assign(out, preserveObject());
   addListType(out, schema);
   return out;
+}
+
+/** kube-openapi inlines IntOrString fields (probe ports) as `type: ["string", "number"]`. */
+function isInlinedIntOrString(type: unknown): boolean {
+  return Array.isArray(type) && type.includes('string') && (type.includes('number') || type.includes('integer'));
 }
 
 /**
