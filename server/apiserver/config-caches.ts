@@ -1,6 +1,6 @@
 import type { WebhookConfiguration } from './admission/webhook-rules';
 import type { APIService } from './aggregation/api-service-target';
-import type { CustomResourceDefinition } from './crd/crd-types';
+import type { CustomResourceDefinition } from '../kube/structural-schema/crd-types';
 import type { ApiContext } from './rest/api-context';
 import { objectPrefix } from './rest/codec/object-codec';
 

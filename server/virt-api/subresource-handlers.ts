@@ -30,12 +30,12 @@ interface Route { method: 'GET' | 'PUT'; run(c: Call): Promise<Reply> }
 /** Re-reads after a resourceVersion-only guard failed (the controller wrote in between); a failed value test is a 409 at once. */
 const STALE_READ_ATTEMPTS = 3;
 
-type Planner = (vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: any) => Write[];
+type Planner<O> = (vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: O) => Write[];
 
-const lifecycle = (kind: 'start' | 'stop' | 'restart' | 'migrate', plan: Planner): Route => ({
+const lifecycle = <O extends DryRunOptions>(kind: 'start' | 'stop' | 'restart' | 'migrate', plan: Planner<O>): Route => ({
   method: 'PUT',
   async run({ ctx, path, req }) {
-    const opts = decodeOptions<DryRunOptions>(kind, await readOptionalBody(req));
+    const opts = decodeOptions<O>(kind, await readOptionalBody(req));
     for (let attempt = 1; ; attempt++) {
       const vm = await getVM(ctx, path.namespace, path.name);
       const vmi = await findVMI(ctx, path.namespace, path.name);

@@ -14,6 +14,7 @@ import type { Condition as VMICondition, VirtualMachineInstance } from '../../li
 import { Condition } from './constants';
 import { messageOf } from '../kube/api-errors';
 import type { AccessCredentials } from '../virt-launcher/protocol';
+import { decodeSecretData, secretDataReader } from './secret-reader';
 
 export type CredentialCondition = Omit<VMICondition, 'lastTransitionTime'>;
 export const SYNC_SUCCESS = 'AccessCredentialsSyncSuccess';
@@ -58,12 +59,13 @@ export async function resolveCredentials(vmi: VirtualMachineInstance, readSecret
   return { authorizedKeys: [...byUser].map(([user, keys]) => ({ user, keys: [...new Set(keys)] })), passwords };
 }
 
+/** Secrets as text; a missing one throws kube's not-found message, which the condition then carries. */
 export function secretReader(core: CoreV1Api): ReadSecret {
+  const read = secretDataReader(core);
   return async (namespace, name) => {
-    const s = await core.readNamespacedSecret({ namespace, name });
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(s.data ?? {})) out[k] = Buffer.from(v, 'base64').toString('utf8');
-    return { ...out, ...(s.stringData ?? {}) };
+    const data = await read(namespace, name);
+    if (!data) throw new Error(`secrets "${name}" not found`);
+    return decodeSecretData(data);
   };
 }
 

@@ -13,6 +13,7 @@ import { unlessNotFound } from '../kube/api-errors';
 import type { LauncherInputs } from '../virt-launcher/protocol';
 import { keysIn } from './access-credentials';
 import { downwardApiFiles } from './downward-api-files';
+import { secretDataReader } from './secret-reader';
 
 /** a Secret's or ConfigMap's data, base64 per key (absent: undefined) */
 export interface InputReader {
@@ -110,11 +111,7 @@ async function cloudInitKeys(vmi: VirtualMachineInstance, read: InputReader): Pr
 /** The reader over the API (`get` on secrets and configmaps, `create` on serviceaccounts/token). */
 export function apiInputReader(core: CoreV1Api): InputReader {
   return {
-    async secret(namespace, name) {
-      const s = await unlessNotFound(core.readNamespacedSecret({ namespace, name }));
-      if (!s) return undefined;
-      return { ...(s.data ?? {}), ...Object.fromEntries(Object.entries(s.stringData ?? {}).map(([k, v]) => [k, b64(v)])) };
-    },
+    secret: secretDataReader(core),
     async configMap(namespace, name) {
       const c = await unlessNotFound(core.readNamespacedConfigMap({ namespace, name }));
       if (!c) return undefined;

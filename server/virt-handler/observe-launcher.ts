@@ -7,7 +7,8 @@ import { connect } from 'node:net';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { DEFAULT_GRACE_PERIOD_SECONDS } from '../../lib/kubevirt';
 import type { DomainStatus, GuestInfo, LauncherInputs } from '../virt-launcher/protocol';
-import { LauncherError } from '../virt-launcher/launcher-client';
+import { LauncherError, type LauncherClient } from '../virt-launcher/launcher-client';
+import { LAUNCHER_ERRORS } from '../virt-launcher/protocol';
 import type { LauncherConnections } from './launcher-connections';
 import { isLauncherReady, podFile, readTermination } from './pod-dir';
 
@@ -62,6 +63,21 @@ export function forgetGuestInfo(podDir: string): void {
   guestInfoCache.delete(podDir);
 }
 
+/**
+ * Whether the launcher already runs this VMI's domain (virt-handler restarted, or reconnected):
+ * then `sync` only re-attaches and the launcher ignores launcher inputs, so reading them (Secrets,
+ * ConfigMaps, a fresh TokenRequest per serviceAccount disk) would be wasted API calls.
+ */
+async function runsDomainOf(client: LauncherClient, vmi: VirtualMachineInstance): Promise<boolean> {
+  try {
+    const status = await client.request('status');
+    return status.vmiUID === vmi.metadata.uid;
+  } catch (err) {
+    if (err instanceof LauncherError && err.reason === LAUNCHER_ERRORS.notStarted) return false;
+    throw err;
+  }
+}
+
 export async function observeLauncher(
   conns: LauncherConnections, podDir: string, key: string, vmi: VirtualMachineInstance,
   onGuestInfo: () => void = () => undefined,
@@ -81,7 +97,8 @@ export async function observeLauncher(
         out.domain = await entry.client.request('status');
       }
     } else if (!entry.synced) {
-      out.domain = await entry.client.request('sync', { vmi: vmi as never, inputs: await inputsOf(vmi) }, { timeoutMs: SYNC_TIMEOUT_MS });
+      const inputs = (await runsDomainOf(entry.client, vmi)) ? {} : await inputsOf(vmi);
+      out.domain = await entry.client.request('sync', { vmi: vmi as never, inputs }, { timeoutMs: SYNC_TIMEOUT_MS });
       entry.synced = true;
     } else {
       out.domain = await entry.client.request('status');

@@ -5,8 +5,8 @@
  * controllers write VMI status through /status); KubeVirt's VMI CRD has none.
  */
 
-import type { CustomResourceDefinition } from './crd-types';
-import type { JSONSchemaProps } from './json-schema-props';
+import type { CustomResourceDefinition } from '../../kube/structural-schema/crd-types';
+import type { JSONSchemaProps } from '../../kube/structural-schema/json-schema-props';
 
 export interface CRDSpec {
   /** definition name in KubeVirt's openapi-spec */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCRDManifests } from './crd-manifests';
-import type { JSONSchemaProps } from './json-schema-props';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
+import type { JSONSchemaProps } from '../../kube/structural-schema/json-schema-props';
 import { buildOpenAPIv2, buildOpenAPIv3Group, buildOpenAPIv3Index } from './openapi';
 import { resourceTypesFromCRD, type ResourceType } from './resource-type';
 

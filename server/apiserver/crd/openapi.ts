@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LIST_META, OBJECT_META, definitionName, groupVersionPath, metaDefinitions } from './openapi-meta';
 import { pathItemsFor, type OpenAPIFlavor } from './openapi-paths';
-import type { JSONSchemaProps } from './json-schema-props';
+import type { JSONSchemaProps } from '../../kube/structural-schema/json-schema-props';
 import type { ResourceType } from './resource-type';
 
 /** What /version reports; kubectl only reads it for display. */

@@ -1,4 +1,4 @@
-import type { CRDNames, CRDPrinterColumn, CRDSpecBody, CRDSubresources, CRDVersion } from './crd-types';
+import type { CRDNames, CRDPrinterColumn, CRDSpecBody, CRDSubresources, CRDVersion } from '../../kube/structural-schema/crd-types';
 
 /** One served group/version/resource, as the REST layer, discovery and OpenAPI see it. */
 export interface ResourceType {

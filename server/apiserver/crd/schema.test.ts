@@ -6,7 +6,7 @@ import type { KubeObject } from '../../../lib/kubevirt/meta';
 import type { VirtualMachine, VirtualMachineSpec } from '../../../lib/kubevirt/vm-types';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt/vmi-types';
 import type { Disk } from '../../../lib/kubevirt/vmi-spec-types';
-import { readCRDManifests } from './crd-manifests';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
 import { resourceTypesFromCRD, type ResourceType } from './resource-type';
 import { StrictDecodingError, prepareSchema, validateObject } from './schema';
 
@@ -37,6 +37,12 @@ describe('KubeVirt manifests against deploy/crds', () => {
     expect(kept.spec.dataVolumeTemplates?.[0].metadata?.name).toBe('alpine-dv');
     expect(kept.spec.template.metadata?.labels).toEqual({ 'kubevirt.io/vm': 'vm-alpine-datavolume' });
     expect(kept.spec.template.spec.domain.resources?.requests).toEqual({ cpu: '500m', memory: '128Mi' });
+  });
+
+  it('accepts a probe port by number or by name (int-or-string, as KubeVirt\'s CRD types it)', () => {
+    const vmi = fixture<VirtualMachineInstance>('vmi-masquerade.yaml');
+    Object.assign(vmi.spec, { readinessProbe: { tcpSocket: { port: 22 } }, livenessProbe: { httpGet: { port: 'http', path: '/' } } });
+    expect(check(vmi).causes).toEqual([]);
   });
 
   it('keeps null in nullable fields and drops it from the others, as kube does', () => {

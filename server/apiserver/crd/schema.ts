@@ -1,8 +1,8 @@
 import type { ResourceType } from './resource-type';
-import type { JSONSchemaProps } from './json-schema-props';
-import { compileSchemaNode, type SchemaNode } from './schema-node';
-import { pruneAndDefault } from './schema-prune';
-import { validateNode, type Cause } from './schema-validate';
+import type { JSONSchemaProps } from '../../kube/structural-schema/json-schema-props';
+import { compileSchemaNode, type SchemaNode } from '../../kube/structural-schema/node';
+import { pruneAndDefault } from '../../kube/structural-schema/prune';
+import { validateNode, type Cause } from '../../kube/structural-schema/validate';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 

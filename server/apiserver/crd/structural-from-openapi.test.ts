@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCRDManifests } from './crd-manifests';
-import type { CustomResourceDefinition } from './crd-types';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
+import type { CustomResourceDefinition } from '../../kube/structural-schema/crd-types';
 import { KUBEVIRT_CRD_SPECS, renderCRD } from './kubevirt-crd-specs';
-import type { JSONSchemaProps } from './json-schema-props';
+import type { JSONSchemaProps } from '../../kube/structural-schema/json-schema-props';
 import { withSyntheticDefinitions } from './synthetic-definitions';
 import { QUANTITY_PATTERN, structuralSchemaFor } from './structural-from-openapi';
 
@@ -19,6 +19,7 @@ describe('structuralSchemaFor', () => {
       raw: { $ref: '#/definitions/k8s.io.apimachinery.pkg.runtime.RawExtension' },
       template: { $ref: '#/definitions/Template' },
       when: { type: ['string', 'null'] },
+      inlinedPort: { type: ['string', 'number'], description: 'a port' },
       items: { type: 'array', items: { default: {}, $ref: '#/definitions/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] },
       loose: { type: 'array', items: { $ref: '#/definitions/Item' }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['other'] },
       self: { $ref: '#/definitions/Root' },
@@ -36,6 +37,7 @@ describe('structuralSchemaFor', () => {
     ['IntOrString', p.port, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }],
     ['RawExtension preserves unknown fields', p.raw, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
     ['nested metadata preserves unknown fields', p.template.properties?.metadata, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, nullable: true }],
+    ['an inlined IntOrString (type [string, number]) is int-or-string', p.inlinedPort, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true, description: 'a port' }],
     ['type arrays become nullable', p.when, { type: 'string', nullable: true }],
     ['a recursive reference stops', p.self, { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }],
   ])('%s', (_n, actual, expected) => {

@@ -4,7 +4,7 @@
  * that are not structural), Kubernetes' special types mapped to their CRD forms.
  */
 
-import type { JSONSchemaProps } from './json-schema-props';
+import type { JSONSchemaProps } from '../../kube/structural-schema/json-schema-props';
 
 /** the structural schema we produce */
 type Schema = JSONSchemaProps;
@@ -77,13 +77,16 @@ function convert(defs: Definitions, schema: SwaggerSchema, stack: string[], nest
   const out: Schema = {};
   for (const k of KEPT_KEYWORDS) if (schema[k] !== undefined) out[k] = schema[k];
   if (out.format && !KNOWN_FORMATS.has(out.format)) delete out.format;
+  const declared = schema.type;
   if (Array.isArray(schema.type)) {
     // ["string", "null"] → type string, nullable (out.type is schema.type, copied above)
     const types = schema.type.filter((t) => t !== 'null');
     if (types.length !== schema.type.length) out.nullable = true;
     out.type = types[0];
   }
-  if (schema.format === 'int-or-string') return { ...intOrString(), ...(schema.description ? { description: schema.description } : {}) };
+  if (schema.format === 'int-or-string' || isInlinedIntOrString(declared)) {
+    return { ...intOrString(), ...(schema.description ? { description: schema.description } : {}) };
+  }
   if (schema.properties) {
     out.type ??= 'object';
     out.properties = {};
@@ -100,6 +103,11 @@ function convert(defs: Definitions, schema: SwaggerSchema, stack: string[], nest
   if (!out.type && !out.anyOf) Object.assign(out, preserveObject());
   addListType(out, schema);
   return out;
+}
+
+/** kube-openapi inlines IntOrString fields (probe ports) as `type: ["string", "number"]`. */
+function isInlinedIntOrString(type: unknown): boolean {
+  return Array.isArray(type) && type.includes('string') && (type.includes('number') || type.includes('integer'));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resourceTypesFromCRD } from './resource-type';
-import { readCRDManifests } from './crd-manifests';
+import { readCRDManifests } from '../../kube/structural-schema/crd-manifests';
 import { renderTable, type Table } from './table';
 import { humanDuration } from './human-duration';
 

@@ -8,6 +8,7 @@ export const CauseType = {
   FieldValueForbidden: 'FieldValueForbidden',
   FieldValueNotFound: 'FieldValueNotFound',
   FieldValueTooLong: 'FieldValueTooLong',
+  FieldValueTooMany: 'FieldValueTooMany',
   UnexpectedServerResponse: 'UnexpectedServerResponse',
 } as const;
 export type CauseType = (typeof CauseType)[keyof typeof CauseType];

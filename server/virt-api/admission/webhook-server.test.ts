@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdmissionListener, handleAdmissionRequest } from './webhook-server';
+import type { AdmissionResponse, AdmissionReview } from './admission-review';
 import { webhookConfigurations } from './webhook-configurations';
 import { validVM } from './test-fixtures';
 
@@ -10,6 +11,17 @@ const review = (resource: string, object: unknown, operation = 'CREATE', group =
   apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
   request: { uid: 'req-1', operation, resource: { group, version: 'v1', resource }, userInfo: { username: 'alice' }, object },
 });
+
+/** the AdmissionReview's response of a handled request (every path below answers with a review) */
+async function responseOf(path: string, body: unknown): Promise<AdmissionResponse> {
+  return ((await handleAdmissionRequest(path, body, lookups)).body as AdmissionReview).response;
+}
+
+interface WebhookConfig {
+  kind: string;
+  webhooks: { name: string; clientConfig: { url?: string; service?: object; caBundle?: string } }[];
+}
+const configurations = (target: Parameters<typeof webhookConfigurations>[0]) => webhookConfigurations(target) as unknown as WebhookConfig[];
 
 describe('handleAdmissionRequest', () => {
   it('denies an invalid VM with KubeVirt message, 422 Invalid and the causes', async () => {
@@ -30,14 +42,14 @@ describe('handleAdmissionRequest', () => {
     const vm = validVM();
     delete vm.spec.runStrategy;
     vm.spec.template.spec.domain.devices.disks[0].name = 'x';
-    const r: any = await handleAdmissionRequest('/validate-virtualmachines', review('virtualmachines', vm), lookups);
-    expect(r.body.response.status.message).toBe("RunStrategy must be specified, spec.template.spec.domain.devices.disks[0].Name 'x' not found.");
+    const response = await responseOf('/validate-virtualmachines', review('virtualmachines', vm));
+    expect(response.status?.message).toBe("RunStrategy must be specified, spec.template.spec.domain.devices.disks[0].Name 'x' not found.");
   });
 
   it('returns a base64 JSONPatch from a mutating path', async () => {
-    const r: any = await handleAdmissionRequest('/mutate-virtualmachines', review('virtualmachines', validVM()), lookups);
-    expect(r.body.response).toMatchObject({ allowed: true, patchType: 'JSONPatch' });
-    const patch = JSON.parse(Buffer.from(r.body.response.patch, 'base64').toString());
+    const response = await responseOf('/mutate-virtualmachines', review('virtualmachines', validVM()));
+    expect(response).toMatchObject({ allowed: true, patchType: 'JSONPatch' });
+    const patch = JSON.parse(Buffer.from(response.patch!, 'base64').toString());
     expect(patch).toContainEqual({ op: 'add', path: '/spec/template/spec/domain/machine', value: { type: 'q35' } });
   });
 
@@ -51,13 +63,13 @@ describe('handleAdmissionRequest', () => {
   });
 
   it('refuses a review for the wrong resource with a 400 denial', async () => {
-    const r: any = await handleAdmissionRequest('/validate-virtualmachines', review('pods', {}, 'CREATE', ''), lookups);
-    expect(r.body.response).toMatchObject({ allowed: false, status: { code: 400 } });
+    const response = await responseOf('/validate-virtualmachines', review('pods', {}, 'CREATE', ''));
+    expect(response).toMatchObject({ allowed: false, status: { code: 400 } });
   });
 
   it('allows DELETE without looking at the object', async () => {
-    const r: any = await handleAdmissionRequest('/validate-virtualmachines', review('virtualmachines', null, 'DELETE'), lookups);
-    expect(r.body.response.allowed).toBe(true);
+    const response = await responseOf('/validate-virtualmachines', review('virtualmachines', null, 'DELETE'));
+    expect(response.allowed).toBe(true);
   });
 });
 
@@ -80,17 +92,17 @@ describe('createAdmissionListener', () => {
 
 describe('webhookConfigurations', () => {
   it('builds mutating and validating configurations with KubeVirt webhook names', () => {
-    const [m, v]: any[] = webhookConfigurations({ url: 'https://127.0.0.1:8443', caBundle: 'Q0E=' });
+    const [m, v] = configurations({ url: 'https://127.0.0.1:8443', caBundle: 'Q0E=' });
     expect(m.kind).toBe('MutatingWebhookConfiguration');
     expect(v.kind).toBe('ValidatingWebhookConfiguration');
-    expect(v.webhooks.map((w: any) => w.name)).toContain('virtualmachine-validator.kubevirt.io');
+    expect(v.webhooks.map((w) => w.name)).toContain('virtualmachine-validator.kubevirt.io');
     for (const w of [...m.webhooks, ...v.webhooks]) {
       expect(w).toMatchObject({ failurePolicy: 'Fail', sideEffects: 'None', admissionReviewVersions: ['v1'], timeoutSeconds: 10 });
       expect(w.clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:8443\/(mutate|validate)-/);
     }
   });
   it('targets a service in cluster mode', () => {
-    const [m]: any[] = webhookConfigurations({ service: { namespace: 'kubevirt', name: 'virt-api' }, caBundle: 'Q0E=' });
+    const [m] = configurations({ service: { namespace: 'kubevirt', name: 'virt-api' }, caBundle: 'Q0E=' });
     expect(m.webhooks[0].clientConfig).toEqual({ service: { namespace: 'kubevirt', name: 'virt-api', port: 443, path: '/mutate-virtualmachines' }, caBundle: 'Q0E=' });
   });
 });

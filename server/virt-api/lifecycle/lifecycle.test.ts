@@ -9,15 +9,17 @@ import { planRestart } from './restart';
 import { planStart } from './start';
 import { planStop } from './stop';
 import type { Write } from './writes';
+import type { MigrateOptions, RestartOptions, StartOptions, StopOptions } from './options';
 
-type Plan = (vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: any) => Write[];
+type AnyOptions = StartOptions & StopOptions & RestartOptions & MigrateOptions;
+type Plan = (vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: AnyOptions) => Write[];
 const rs = (s: VirtualMachine['spec']['runStrategy']) => newVM(withRunStrategy(s), (v) => { v.metadata.resourceVersion = '7'; });
 const running = newVMI(withPhase('Running'));
 const succeeded = newVMI(withPhase('Succeeded'));
 const failed = newVMI(withPhase('Failed'));
 
 /** `409 message`, or a short description of the writes (`spec:Always`, `status:Stop,Start`, `vmi`, `vmim`). */
-function outcome(plan: Plan, vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: object = {}): string {
+function outcome(plan: Plan, vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: AnyOptions = {}): string {
   try {
     return plan(vm, vmi, opts).map(summarize).join(' + ');
   } catch (err) {
@@ -29,8 +31,9 @@ function outcome(plan: Plan, vm: VirtualMachine, vmi: VirtualMachineInstance | u
 function summarize(w: Write): string {
   if (w.kind === 'patch-vm') return `spec:${String(w.ops.at(-1)?.value)}`;
   if (w.kind === 'patch-vm-status') {
-    const v = w.ops.find((o) => o.op !== 'test' && o.op !== 'remove')?.value as any;
-    const reqs = (Array.isArray(v) ? v : v.stateChangeRequests) as { action: string; data?: object }[];
+    type Requests = { action: string; data?: object }[];
+    const v = w.ops.find((o) => o.op !== 'test' && o.op !== 'remove')?.value as Requests | { stateChangeRequests: Requests };
+    const reqs = Array.isArray(v) ? v : v.stateChangeRequests;
     return `status:${reqs.map((r) => r.action + (r.data ? '(paused)' : '')).join(',')}`;
   }
   if (w.kind === 'patch-vmi') return `vmi-grace:${String(w.ops.at(-1)?.value)}`;
@@ -108,7 +111,8 @@ describe('optimistic concurrency', () => {
   });
   it('clears the crash-loop record with a new request', () => {
     const vm = newVM(withRunStrategy('Manual'), (v) => { v.status = { startFailure: { consecutiveFailCount: 2 } }; });
-    expect(planStart(vm, undefined, {})[0].kind === 'patch-vm-status' && (planStart(vm, undefined, {})[0] as any).ops.at(-1)).toEqual({ op: 'remove', path: '/status/startFailure' });
+    const write = planStart(vm, undefined, {})[0];
+    expect(write.kind === 'patch-vm-status' && write.ops.at(-1)).toEqual({ op: 'remove', path: '/status/startFailure' });
   });
   it('restores the VMI grace period if the restart request cannot be queued', () => {
     const vmi = newVMI(withPhase('Running'), (v) => { v.spec.terminationGracePeriodSeconds = 30; });

@@ -12,6 +12,8 @@ export class FakeLauncher {
   readonly podDir: string;
   readonly commands: string[] = [];
   domain: DomainStatus = { vmiUID: 'uid-1', state: 'running', accel: 'tcg', machine: 'pc-q35-7.2' };
+  /** false: like a fresh launcher, no domain (commands but `sync` fail with DomainNotStarted) until the first `sync` */
+  hasDomain = true;
   stats: DomainStats = {
     timestamp: new Date().toISOString(), cpuSeconds: { total: 12.5, user: 10, system: 2.5 }, vcpus: 1,
     memory: { domainBytes: 134217728, residentBytes: 90_000_000 },
@@ -63,7 +65,9 @@ export class FakeLauncher {
         const { id, cmd } = JSON.parse(buf.slice(0, nl)) as { id: number; cmd: string };
         buf = buf.slice(nl + 1);
         this.commands.push(cmd);
-        s.write(`${JSON.stringify({ id, ok: true, result: this.answer(cmd) })}\n`);
+        if (cmd === 'sync') this.hasDomain = true;
+        const reply = this.hasDomain ? { id, ok: true, result: this.answer(cmd) } : { id, ok: false, error: { reason: 'DomainNotStarted', message: 'no domain: send sync first' } };
+        s.write(`${JSON.stringify(reply)}\n`);
       }
     });
   }

@@ -1,5 +1,5 @@
 import { BUILTIN_TYPES } from './builtin-types';
-import type { CustomResourceDefinition } from '../../crd/crd-types';
+import type { CustomResourceDefinition } from '../../../kube/structural-schema/crd-types';
 import { resourceTypesFromCRD } from '../../crd/resource-type';
 import { prepareSchema, type CompiledSchema } from '../../crd/schema';
 import type { ServedType } from './resource-type';

@@ -1,7 +1,7 @@
 /** VirtualMachine mutating webhook (KubeVirt vm-mutator): machine defaults, firmware identity, deprecation warning. */
 import { cloneJson, isObject, objectAt, stringAt, type JsonObject } from '../json-shape';
-import { checkShape } from '../validators/shape-schema';
-import { VMI_SPEC_SHAPE } from '../validators/vmi-spec-shape';
+import { checkSchema } from '../validators/schema-check';
+import { vmiSpecSchema } from '../validators/admission-schemas';
 import { applyMachineDefaults } from './vmi-spec-defaults';
 import { randomFirmwareSerial, randomFirmwareUUID } from './firmware-uuid';
 import { diffToMutation, NO_MUTATION, type Mutation, type MutationContext } from './mutation';
@@ -12,7 +12,7 @@ export const RUNNING_DEPRECATED_WARNING = 'spec.running is deprecated, please us
 export function templateSpecOf(vm: JsonObject): JsonObject | undefined {
   const template = objectAt(vm.spec).template;
   if (!isObject(template) || !isObject(template.spec) || !isObject(template.spec.domain)) return undefined;
-  return checkShape(template.spec, VMI_SPEC_SHAPE, 'spec.template.spec').length ? undefined : template.spec;
+  return checkSchema(template.spec, vmiSpecSchema(), 'spec.template.spec').length ? undefined : template.spec;
 }
 
 function setFirmwareIdentity(spec: JsonObject): void {

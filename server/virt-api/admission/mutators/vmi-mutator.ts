@@ -1,8 +1,8 @@
 /** VirtualMachineInstance mutating webhook (KubeVirt vmi-mutator): defaults on create, status guard on update. */
 import { cloneJson, isObject, objectAt, stringAt, type JsonObject } from '../json-shape';
 import { isKubeVirtServiceAccount } from '../admission-config';
-import { checkShape } from '../validators/shape-schema';
-import { OBJECT_META_SHAPE, VMI_SPEC_SHAPE } from '../validators/vmi-spec-shape';
+import { checkSchema } from '../validators/schema-check';
+import { OBJECT_META_SCHEMA, vmiSpecSchema } from '../validators/admission-schemas';
 import { Finalizer } from '../../../../lib/kubevirt/labels';
 import { applyVMISpecDefaults } from './vmi-spec-defaults';
 import { randomFirmwareUUID, stableFirmwareUUID } from './firmware-uuid';
@@ -45,7 +45,7 @@ export interface VMICreateContext extends MutationContext {
 
 export function mutateVMICreate(vmi: unknown, ctx: VMICreateContext): Mutation {
   if (!isObject(vmi) || !isObject(vmi.spec) || !isObject(vmi.spec.domain)) return NO_MUTATION;
-  if (checkShape(vmi.spec, VMI_SPEC_SHAPE, 'spec').length || checkShape(vmi.metadata, OBJECT_META_SHAPE, 'metadata').length) {
+  if (checkSchema(vmi.spec, vmiSpecSchema(), 'spec').length || checkSchema(vmi.metadata, OBJECT_META_SCHEMA, 'metadata').length) {
     return NO_MUTATION;
   }
   const out = cloneJson(vmi);

@@ -2,18 +2,13 @@
 import { invalid, required, type Cause } from '../cause';
 import { isObject } from '../json-shape';
 import { parseQuantity } from '../../../../lib/kubevirt/quantity';
-import { checkShape, bool, int, map, obj, qty } from './shape-schema';
-
-const POLICY_SPEC_SHAPE = obj({
-  selectors: obj({ namespaceSelector: map({ t: 'string' }), virtualMachineInstanceSelector: map({ t: 'string' }) }),
-  allowAutoConverge: bool, bandwidthPerMigration: qty, completionTimeoutPerGiB: int, maxDowntimeMs: int,
-  allowPostCopy: bool, allowWorkloadDisruption: bool, experimental: bool,
-});
+import { checkSchema } from './schema-check';
+import { migrationPolicySpecSchema } from './admission-schemas';
 
 export function validateMigrationPolicy(policy: unknown): Cause[] {
   if (!isObject(policy)) return [invalid('', 'object in body must be of type object')];
   if (!isObject(policy.spec)) return [required('spec', 'spec: Required value')];
-  const causes = checkShape(policy.spec, POLICY_SPEC_SHAPE, 'spec');
+  const causes = checkSchema(policy.spec, migrationPolicySpecSchema(), 'spec');
   if (causes.length) return causes;
   const s = policy.spec;
   const bw = parseQuantity(s.bandwidthPerMigration);

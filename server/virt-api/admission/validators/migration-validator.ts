@@ -9,8 +9,8 @@ import { hasCondition, isMigrationFinal, isVMIFinal, findCondition } from '../..
 import { Label } from '../../../../lib/kubevirt/labels';
 import type { VirtualMachineInstance } from '../../../../lib/kubevirt/vmi-types';
 import type { VirtualMachineInstanceMigration } from '../../../../lib/kubevirt/migration-types';
-import { checkShape, map, obj, str } from './shape-schema';
-import { OBJECT_META_SHAPE } from './vmi-spec-shape';
+import { checkSchema } from './schema-check';
+import { migrationSpecSchema, OBJECT_META_SCHEMA } from './admission-schemas';
 import { canonical, type ValidationContext } from './vmi-validator';
 
 export interface MigrationLookups {
@@ -20,13 +20,11 @@ export interface MigrationLookups {
 
 export type MigrationValidationContext = ValidationContext & MigrationLookups;
 
-const VMIM_SPEC_SHAPE = obj({ vmiName: str, addedNodeSelector: map(str), priority: str });
-
 function validateSpecShape(vmim: Record<string, unknown>): Cause[] {
-  const meta = checkShape(vmim.metadata, OBJECT_META_SHAPE, 'metadata');
+  const meta = checkSchema(vmim.metadata, OBJECT_META_SCHEMA, 'metadata');
   if (meta.length) return meta;
   if (!isObject(vmim.spec)) return [required('spec', 'spec: Required value')];
-  const shape = checkShape(vmim.spec, VMIM_SPEC_SHAPE, 'spec');
+  const shape = checkSchema(vmim.spec, migrationSpecSchema(), 'spec');
   if (shape.length) return shape;
   if (!stringAt(vmim.spec.vmiName)) return [required('spec.vmiName', 'vmiName is missing')];
   return [];

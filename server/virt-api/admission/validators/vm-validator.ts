@@ -4,8 +4,8 @@ import { isObject, objectAt, textOf } from '../json-shape';
 import { RunStrategy } from '../../../../lib/kubevirt/enums';
 import { runStrategyOf } from '../../../../lib/kubevirt/run-strategy';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
-import { checkShape } from './shape-schema';
-import { OBJECT_META_SHAPE } from './vmi-spec-shape';
+import { checkSchema } from './schema-check';
+import { OBJECT_META_SCHEMA } from './admission-schemas';
 import { validateVMISpec } from './vmi-spec-validator';
 import { validateMemoryRequired } from './domain-validator';
 import type { ValidationContext } from './vmi-validator';
@@ -34,7 +34,7 @@ function validateRunStrategy(spec: Record<string, unknown>, ctx: ValidationConte
 
 export function validateVM(vm: unknown, oldVM: unknown, ctx: ValidationContext): Cause[] {
   if (!isObject(vm)) return [invalid('', 'object in body must be of type object')];
-  const meta = checkShape(vm.metadata, OBJECT_META_SHAPE, 'metadata');
+  const meta = checkSchema(vm.metadata, OBJECT_META_SCHEMA, 'metadata');
   if (meta.length) return meta;
   if (!isObject(vm.spec)) return [required('spec', 'spec: Required value')];
   const restoring = restoreLock(vm, oldVM);
@@ -42,7 +42,7 @@ export function validateVM(vm: unknown, oldVM: unknown, ctx: ValidationContext):
   const causes = validateRunStrategy(vm.spec, ctx);
   const template = vm.spec.template;
   if (!isObject(template)) return [...causes, required('spec.template', MISSING_TEMPLATE_MESSAGE)];
-  causes.push(...checkShape(template.metadata, OBJECT_META_SHAPE, 'spec.template.metadata'));
+  causes.push(...checkSchema(template.metadata, OBJECT_META_SCHEMA, 'spec.template.metadata'));
   const specCauses = validateVMISpec(template.spec, TEMPLATE_FIELD, ctx.config);
   causes.push(...specCauses);
   const usesInstancetype = isObject(vm.spec.instancetype);

@@ -6,8 +6,8 @@ import { invalid, required, type Cause } from '../cause';
 import { isObject } from '../json-shape';
 import type { AdmissionConfig } from '../admission-config';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
-import { checkShape } from './shape-schema';
-import { VMI_SPEC_SHAPE } from './vmi-spec-shape';
+import { checkSchema } from './schema-check';
+import { vmiSpecSchema } from './admission-schemas';
 import { validateBootOrder, validateDisks } from './disks-validator';
 import { validateVolumes } from './volumes-validator';
 import { validateNetworking } from './networks-validator';
@@ -18,7 +18,7 @@ import { validateUnsupportedFields } from './unsupported-fields';
 
 export function validateVMISpec(spec: unknown, field: string, config: AdmissionConfig): Cause[] {
   if (!isObject(spec)) return [invalid(field, `${field} in body must be of type object: "${spec === null ? 'null' : typeof spec}"`)];
-  const shape = checkShape(spec, VMI_SPEC_SHAPE, field);
+  const shape = checkSchema(spec, vmiSpecSchema(), field);
   if (shape.length) return shape;
   if (!isObject(spec.domain)) return [required(`${field}.domain`, `${field}.domain: Required value`)];
   const s = spec as unknown as VirtualMachineInstanceSpec;

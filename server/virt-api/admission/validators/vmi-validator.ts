@@ -4,8 +4,8 @@ import { isObject, objectAt } from '../json-shape';
 import { isKubeVirtServiceAccount, type AdmissionConfig } from '../admission-config';
 import { RESERVED_VMI_LABELS } from '../../../../lib/kubevirt/labels';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
-import { checkShape } from './shape-schema';
-import { OBJECT_META_SHAPE } from './vmi-spec-shape';
+import { checkSchema } from './schema-check';
+import { OBJECT_META_SCHEMA } from './admission-schemas';
 import { validateVMISpec } from './vmi-spec-validator';
 import { validateVolumesHaveDisks } from './volumes-validator';
 import { validateMemoryRequired } from './domain-validator';
@@ -30,7 +30,7 @@ function validateReservedLabels(meta: unknown, oldMeta: unknown, update: boolean
 
 export function validateVMICreate(vmi: unknown, ctx: ValidationContext): Cause[] {
   if (!isObject(vmi)) return [invalid('', 'object in body must be of type object')];
-  const meta = checkShape(vmi.metadata, OBJECT_META_SHAPE, 'metadata');
+  const meta = checkSchema(vmi.metadata, OBJECT_META_SCHEMA, 'metadata');
   if (meta.length) return meta;
   const causes = validateVMISpec(vmi.spec, 'spec', ctx.config);
   if (causes.length) return causes;

@@ -1,10 +1,10 @@
-import type { SchemaNode } from './schema-node';
-import { checkValueConstraints } from './schema-constraints';
+import type { SchemaNode } from './node';
+import { checkValueConstraints } from './constraints';
 import {
   CAUSE_DUPLICATE, CAUSE_INVALID, CAUSE_NOT_SUPPORTED, CAUSE_REQUIRED, CAUSE_TYPE_INVALID, jsonTypeOf, renderValue, type Cause,
-} from './schema-cause';
+} from './cause';
 
-export type { Cause } from './schema-cause';
+export type { Cause } from './cause';
 
 /** Validates a pruned object against its schema; returns kube-style causes, in document order. */
 export function validateNode(value: unknown, node: SchemaNode, path: string, causes: Cause[]): void {

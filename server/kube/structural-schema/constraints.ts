@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from './json-schema-props';
-import type { SchemaNode } from './schema-node';
-import { CAUSE_INVALID, CAUSE_TOO_LONG, CAUSE_TOO_MANY, renderValue, type Cause } from './schema-cause';
+import type { SchemaNode } from './node';
+import { CAUSE_INVALID, CAUSE_TOO_LONG, CAUSE_TOO_MANY, renderValue, type Cause } from './cause';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -1,5 +1,5 @@
 import { OBJECT_META_FIELDS, TYPE_META_FIELDS } from './object-meta-fields';
-import type { SchemaNode } from './schema-node';
+import type { SchemaNode } from './node';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -12,7 +12,8 @@ export function pruneAndDefault(obj: Record<string, unknown>, root: SchemaNode, 
   pruneObject(obj, root, '', unknown, true);
 }
 
-function pruneValue(value: unknown, node: SchemaNode, path: string, unknown: string[]): void {
+/** The same pruning and defaulting for any value below the root (`path` names it in the collected paths). */
+export function pruneValue(value: unknown, node: SchemaNode, path: string, unknown: string[]): void {
   if (Array.isArray(value)) {
     if (node.items) value.forEach((v, i) => pruneValue(v, node.items!, `${path}[${i}]`, unknown));
     return;
