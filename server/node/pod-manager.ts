@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { OwnWrites } from '../kube/own-writes';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -16,7 +16,7 @@ import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wr
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { reattachContainerLog } from './container-log-pipe';
-import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
+import { listPodDirs, podsDirOf, readPodState, TERMINATION_FILE, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
 import type { PodNetwork } from './network/pod-network';
@@ -247,6 +247,12 @@ export class PodManager {
       } catch {
         // gone already
       }
+    }
+    try {
+      // after the kill, so nothing of the Pod writes it again: virt-handler reads why the launcher ended from here
+      writeFileSync(join(rt.dir, TERMINATION_FILE), JSON.stringify({ reason: EVICTED_REASON, message }));
+    } catch {
+      // the pod dir is gone
     }
     this.log.warn({ pod: rt.key, uid: rt.uid, message }, 'pod evicted');
     this.opts.requeue(rt.key);
