@@ -16,6 +16,7 @@ import type { NodeFacts } from './node-object';
 import { evaluatePressure, observationsOf, readPressureFigures, type PressureFigures } from './node-pressure';
 import { DEFAULT_EVICTION_HARD, parseEvictionHard, type EvictionThreshold } from './eviction/thresholds';
 import { EvictionManager } from './eviction/eviction-manager';
+import { thresholdSource } from './eviction/threshold-source';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
 import { PodNetwork } from './network/pod-network';
@@ -81,13 +82,13 @@ export class Kubelet {
       ? new CpuManager({ nodeName: opts.nodeName, stateFile: dataPaths(opts.dataDir).cpuManagerState, cpus })
       : undefined;
     const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
-    const thresholds = opts.evictionHard ?? parseEvictionHard(DEFAULT_EVICTION_HARD);
+    const thresholds = thresholdSource(opts.evictionHard ?? parseEvictionHard(DEFAULT_EVICTION_HARD), nodeDir, log.child({ component: 'kubelet', node: opts.nodeName }));
     const facts = (): NodeFacts => ({
       name: opts.nodeName,
       nodesTotal: opts.nodesTotal ?? 1,
       machine,
       kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
-      pressure: evaluatePressure(figures(), thresholds),
+      pressure: evaluatePressure(figures(), thresholds()),
       podCIDR,
       noPodNetwork: podCIDR ? undefined : opts.noPodNetworkReason,
       kubeletPort: this.api?.port,

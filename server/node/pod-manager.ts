@@ -119,7 +119,7 @@ export class PodManager {
     // once per start attempt, and not for an image this node refuses (no token minted for nothing)
     const willStart = !current.pid && !current.exit && !current.config && !refuseImage(pod.spec!.containers[0], this.opts.allowHostCommands);
     if (willStart && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
-    if (current.evicted && isContainerRunning(current)) return this.opts.requeue(current.key, 100); // killed: its status once it is gone
+    if (current.evicted && !current.exit) return this.opts.requeue(current.key, 100); // killed: its status once its exit is recorded
     if (isContainerRunning(current)) await this.refreshConfig(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);

@@ -18,8 +18,8 @@ export interface RunningPod {
 }
 
 export interface EvictionManagerOptions {
-  /** Hard thresholds; read on every pass (the array may change between passes). */
-  thresholds: EvictionThreshold[];
+  /** The hard thresholds in force, asked on every pass. */
+  thresholds: () => EvictionThreshold[];
   observe: () => Observations;
   running: () => RunningPod[];
   podOf: (key: string) => V1Pod | undefined;
@@ -55,7 +55,7 @@ export class EvictionManager {
   /** One pass: the evicted Pod's key, or undefined when nothing was (or could be) evicted. */
   pass(): string | undefined {
     const obs = this.opts.observe();
-    const met = thresholdsMet(this.opts.thresholds, obs).sort((a, b) => SIGNAL_ORDER.indexOf(a.signal) - SIGNAL_ORDER.indexOf(b.signal));
+    const met = thresholdsMet(this.opts.thresholds(), obs).sort((a, b) => SIGNAL_ORDER.indexOf(a.signal) - SIGNAL_ORDER.indexOf(b.signal));
     const threshold = met[0];
     if (!threshold) return undefined;
     const resource = SIGNAL_RESOURCE[threshold.signal];
