@@ -125,6 +125,7 @@ export class Kubelet {
       running: () => this.manager.runningPods(),
       podOf: (key) => this.pods.get(key),
       evict: (pod, message) => this.manager.evict(pod, message),
+      reportPressure: () => this.status.updateStatus(),
       log: this.log,
       intervalMs: opts.evictionIntervalMs,
     });

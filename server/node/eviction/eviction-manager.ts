@@ -25,6 +25,8 @@ export interface EvictionManagerOptions {
   podOf: (key: string) => V1Pod | undefined;
   /** Kill the Pod and fail it with this message; false when it no longer ran. */
   evict: (pod: V1Pod, message: string) => boolean;
+  /** Publish the pressure (node conditions and taints) now: before an eviction, so no replacement Pod is placed back here. */
+  reportPressure?: () => Promise<void>;
   log: Logger;
   intervalMs?: number;
 }
@@ -44,7 +46,7 @@ export class EvictionManager {
     const every = this.opts.intervalMs ?? DEFAULT_EVICTION_INTERVAL_MS;
     while (!signal.aborted) {
       try {
-        this.pass();
+        await this.pass();
       } catch (err) {
         this.opts.log.warn({ err: messageOf(err) }, 'eviction pass failed');
       }
@@ -53,7 +55,7 @@ export class EvictionManager {
   }
 
   /** One pass: the evicted Pod's key, or undefined when nothing was (or could be) evicted. */
-  pass(): string | undefined {
+  async pass(): Promise<string | undefined> {
     const obs = this.opts.observe();
     const met = thresholdsMet(this.opts.thresholds(), obs).sort((a, b) => SIGNAL_ORDER.indexOf(a.signal) - SIGNAL_ORDER.indexOf(b.signal));
     const threshold = met[0];
@@ -66,6 +68,7 @@ export class EvictionManager {
       candidates.push({ pod, usage: resource === 'memory' ? memoryUsageOf(p.pids) : diskUsageOf(p.dir) });
     }
     const ranked = rankForEviction(candidates, resource);
+    if (ranked.length) await this.publishPressure();
     this.opts.log.info({ threshold: `${threshold.signal}<${threshold.text}`, observed: obs[threshold.signal]?.available, candidates: ranked.length }, 'eviction threshold crossed');
     for (const c of ranked) {
       const message = evictionMessage(c, threshold, obs[threshold.signal]);
@@ -73,5 +76,13 @@ export class EvictionManager {
     }
     this.opts.log.warn({ threshold: threshold.signal }, 'eviction manager: no pod to evict');
     return undefined;
+  }
+
+  private async publishPressure(): Promise<void> {
+    try {
+      await this.opts.reportPressure?.();
+    } catch (err) {
+      this.opts.log.warn({ err: messageOf(err) }, 'node pressure not published before eviction; evicting anyway');
+    }
   }
 }

@@ -6,6 +6,7 @@ import { waitFor } from '../../kube/testing/wait-for';
 import { Kubelet } from '../kubelet';
 import { readProcessStartTime } from '../proc-stat';
 import { parseEvictionHard, type EvictionThreshold } from './thresholds';
+import { memoryUsageOf } from './pod-usage';
 
 const NODE = 'node-evict';
 
@@ -55,13 +56,14 @@ describe('node-pressure eviction on a real kubelet', () => {
     await c.core.createNamespacedPod({ namespace: 'default', body: pod('hog', [process.execPath, '-e', 'globalThis.b = Buffer.alloc(64 * 2 ** 20, 1); setInterval(() => {}, 1e6)']) });
     await c.core.createNamespacedPod({ namespace: 'default', body: pod('guaranteed', ['sleep', '600'], { requests: { memory: '256Mi', cpu: '100m' }, limits: { memory: '256Mi', cpu: '100m' } }) });
     const hog = await runningPod('hog');
+    await waitFor(() => (memoryUsageOf([pidOf(hog)]) ?? 0) > 64 * 2 ** 20, 15_000, 'hog holds its 64Mi');
     const guaranteed = await runningPod('guaranteed');
     await waitFor(async () => (await c.core.readNode({ name: NODE }).catch(() => undefined))?.status?.conditions?.some((x) => x.type === 'MemoryPressure' && x.status === 'False'), 10_000, 'node registered');
 
     thresholds.push(...parseEvictionHard('memory.available<1000Ti'));
     await waitFor(async () => (await memoryPressure()) === 'True', 10_000, 'MemoryPressure=True from the configured threshold');
 
-    expect(kubelet.eviction.pass()).toBe('default/hog');
+    expect(await kubelet.eviction.pass()).toBe('default/hog');
     const evicted = await waitFor(async () => {
       const p = await get('hog');
       return p?.status?.phase === 'Failed' ? p : undefined;
@@ -81,7 +83,7 @@ describe('node-pressure eviction on a real kubelet', () => {
 
     // the pressure is gone (the threshold lifted): the next pass evicts nothing, the neighbour keeps running
     thresholds.splice(0);
-    expect(kubelet.eviction.pass()).toBeUndefined();
+    expect(await kubelet.eviction.pass()).toBeUndefined();
     await waitFor(async () => (await memoryPressure()) === 'False', 10_000, 'MemoryPressure=False');
     await new Promise((r) => setTimeout(r, 1000)); // restartPolicy Always: an evicted Pod must still not come back
     expect((await get('guaranteed'))?.status?.phase).toBe('Running');
