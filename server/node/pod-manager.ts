@@ -119,7 +119,11 @@ export class PodManager {
     // once per start attempt, and not for an image this node refuses (no token minted for nothing)
     const willStart = !current.pid && !current.exit && !current.config && !refuseImage(pod.spec!.containers[0], this.opts.allowHostCommands);
     if (willStart && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
-    if (current.evicted && !current.exit) return this.opts.requeue(current.key, 100); // killed: its status once its exit is recorded
+    if (current.evicted && !current.exit) {
+      // killed: its status once its exit is recorded (and killed again if a kubelet restart came between the record and the kill)
+      if (isContainerRunning(current)) signalProcessGroup(current.pid!, 'SIGKILL');
+      return this.opts.requeue(current.key, 100);
+    }
     if (isContainerRunning(current)) await this.refreshConfig(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
