@@ -1,6 +1,6 @@
 /**
  * virtctl as a user runs it: the real `virtctl` command (bin/virtctl.mjs) against a `kv up`
- * cluster with a demo guest. Start, pause, unpause, the serial console (login prompt, Ctrl+]
+ * cluster (2 nodes) with a demo guest. Start, pause, unpause, the serial console (a root login, Ctrl+]
  * leaves), the VNC proxy (a viewer gets the RFB greeting), expose, stop; and the errors a user
  * hits, with KubeVirt's wording and exit code 1.
  */
@@ -25,7 +25,7 @@ const keyDir = mkdtempSync(join(tmpdir(), 'kv-ssh-'));
 const KEY = join(keyDir, 'id_ed25519');
 
 beforeAll(async () => {
-  c = await startLifecycleCluster({ nodes: 1 });
+  c = await startLifecycleCluster({ nodes: 2 });
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', KEY]);
   const pub = readFileSync(`${KEY}.pub`, 'utf8');
   const secret = await callRest(c.admin, 'POST', `/api/v1/namespaces/${NS}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo-ssh' }, stringData: { key1: pub } });
@@ -58,6 +58,11 @@ describe('virtctl', () => {
   it('start → Running; a second start is refused with the server\'s reason', async () => {
     expect(await virtctl(['start', 'demo'])).toEqual({ code: 0, out: 'VM demo was scheduled to start\n', err: '' });
     await until('demo Running', async () => isRunning(await readState(c.admin, 'demo')), BOOT_MS);
+    // KubeVirt's volumeStatus: an entry per volume with its disk's target device
+    await until('volumeStatus targets', async () => {
+      const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body;
+      return JSON.stringify(vmi?.status?.volumeStatus) === JSON.stringify([{ name: 'cloudinit', target: 'vdb' }, { name: 'root', target: 'vda' }]);
+    }, 30_000);
     const again = await virtctl(['start', 'demo']);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/^Error starting VirtualMachine .*VM is already running\n$/);
@@ -112,22 +117,33 @@ describe('virtctl', () => {
     await until('demo unpaused', async () => !(await readState(c.admin, 'demo')).paused, 30_000);
   });
 
-  it('console shows the guest\'s login prompt and Ctrl+] leaves with exit 0', async () => {
+  it('console: a root login on the serial line, Ctrl+] leaves with exit 0, and userlist then shows root', async () => {
     const run = await virtctl(['console', 'demo'], (stdin, stdout) => {
       let seen = '';
+      let loggedIn = false;
       const poke = setInterval(() => stdin.write('\r'), 1500);
       stdout.on('data', (d) => {
         seen += d;
-        if (/ login: /.test(seen)) {
+        if (!loggedIn && / login: $/.test(seen.trimEnd() + ' ')) {
+          loggedIn = true;
           clearInterval(poke);
+          stdin.write('root\r');
+        } else if (loggedIn && /~# /.test(seen)) {
           stdin.write(Buffer.from([0x1d]));
         }
       });
       setTimeout(() => { clearInterval(poke); stdin.end(); }, 90_000).unref();
     });
     expect(run.out).toMatch(/\S+ login: /);
+    expect(run.out).toMatch(/root@demo:~# /);
     expect(run.err).toContain('Successfully connected to demo console.');
     expect(run.code).toBe(0);
+    // busybox login wrote the session into the guest's utmp; the agent reports it (KubeVirt's userlist)
+    const users = await virtctl(['userlist', 'demo']);
+    expect(users.code, users.err).toBe(0);
+    const list = JSON.parse(users.out) as { items: { userName: string; loginTime: number }[] };
+    expect(list.items.map((u) => u.userName)).toContain('root');
+    expect(list.items.find((u) => u.userName === 'root')!.loginTime).toBeGreaterThan(Date.now() / 1000 - 300);
   });
 
   it('vnc --proxy-only prints a port where a viewer gets the guest\'s RFB greeting', async () => {
@@ -206,6 +222,40 @@ describe('virtctl', () => {
     const vmi = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/made`)).body;
     expect(vmi.spec.domain.memory.guest).toBe('512Mi');
     expect(await virtctl(['stop', 'made'])).toMatchObject({ code: 0 });
+  });
+
+  it('every command prints its usage for --help (exit 0); version, soft-reboot, migrate and restart answer as virtctl does', async () => {
+    const commands = ['start', 'stop', 'restart', 'migrate', 'migrate-cancel', 'pause', 'unpause', 'soft-reboot', 'console', 'vnc', 'port-forward', 'ssh', 'scp', 'expose', 'guestosinfo', 'userlist', 'fslist', 'create', 'addvolume', 'removevolume', 'image-upload', 'version'];
+    for (const cmd of commands) {
+      const help = await virtctl([cmd, '--help']);
+      expect({ cmd, code: help.code, err: help.err }).toEqual({ cmd, code: 0, err: '' });
+      expect(help.out, cmd).toMatch(new RegExp(`\\nUsage:\\n  virtctl ${cmd}\\b`));
+    }
+    const vmiUID = async () => (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/demo`)).body?.metadata?.uid as string | undefined;
+    const table: { args: string[]; out: RegExp; then?: () => Promise<unknown> }[] = [
+      { args: ['version'], out: /^Client Version: .+\nServer Version: .+\n$/ },
+      { args: ['soft-reboot', 'demo'], out: /^VMI demo was scheduled to soft-reboot\n$/ },
+      {
+        args: ['migrate', 'demo'], out: /^VM demo was scheduled to migrate\n$/,
+        then: () => until('the migration Succeeded', async () => {
+          const migs = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`)).body?.items ?? [];
+          return migs.some((m: { spec: { vmiName: string }; status?: { phase?: string } }) => m.spec.vmiName === 'demo' && m.status?.phase === 'Succeeded');
+        }, 120_000),
+      },
+      {
+        args: ['restart', 'demo'], out: /^VM demo was scheduled to restart\n$/,
+        then: async () => {
+          const before = await vmiUID();
+          return until('demo Running again as a new VMI', async () => { const s = await readState(c.admin, 'demo'); return isRunning(s) && s.vmiUID !== before; }, BOOT_MS);
+        },
+      },
+    ];
+    for (const row of table) {
+      const run = await virtctl(row.args);
+      expect({ args: row.args, code: run.code, err: run.err }).toEqual({ args: row.args, code: 0, err: '' });
+      expect(run.out).toMatch(row.out);
+      await row.then?.();
+    }
   });
 
   it('stop → the VMI is gone and the VM Stopped', async () => {

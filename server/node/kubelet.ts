@@ -161,7 +161,7 @@ export class Kubelet {
       this.api = await startKubeletApi({
         nodeName: this.opts.nodeName,
         review: (token, attrs) => auth.review(token, attrs),
-        findLog: (ns, pod, container) => findContainerLog(this.pods.get(`${ns}/${pod}`), this.manager.runtimes.values(), ns, pod, container),
+        findLog: (ns, pod, container, previous) => findContainerLog(this.pods.get(`${ns}/${pod}`), this.manager.runtimes.values(), ns, pod, container, previous),
         log: this.log,
       });
       this.log.info({ port: this.api.port }, 'kubelet API listening');

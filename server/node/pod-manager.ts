@@ -15,7 +15,7 @@ import { VolumeSourceError } from './pod-volume-files';
 import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
-import { reattachContainerLog } from './container-log-pipe';
+import { reattachContainerLog, rotateContainerLog } from './container-log-pipe';
 import { listPodDirs, podsDirOf, readPodState, TERMINATION_FILE, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
@@ -290,6 +290,11 @@ export class PodManager {
     if (wait > 0) return this.opts.requeue(rt.key, wait);
     rt.lastExit = rt.exit;
     rt.restartCount++;
+    try {
+      rotateContainerLog(rt.dir, rt.container);
+    } catch (err) {
+      this.log.warn({ pod: rt.key, err: err instanceof Error ? err.message : String(err) }, 'could not keep the previous run\'s log');
+    }
     this.start(pod, rt);
   }
 

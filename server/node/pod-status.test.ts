@@ -43,6 +43,14 @@ describe('computePodStatus', () => {
     expect(isPodStatusChanged({ ...pod, status: s }, s)).toBe(false);
   });
 
+  it('gives a Pod no address before its container first starts (kube has no sandbox yet), the Pod network\'s once it has one', () => {
+    const pending = computePodStatus(withPolicy('Never'), rt({ pid: undefined }), false);
+    expect(pending.podIP).toBeUndefined();
+    expect(pending.podIPs).toBeUndefined();
+    expect(computePodStatus(withPolicy('Never'), undefined, false).podIP).toBeUndefined();
+    expect(computePodStatus(withPolicy('Never'), rt({ podIP: '10.244.1.7' }), true).podIPs).toEqual([{ ip: '10.244.1.7' }]);
+  });
+
   it('reports exit code, reason and message of a finished container', () => {
     const r = rt({ exit: { exitCode: 3, reason: 'LauncherFailed', message: 'qemu died', finishedAt: 'x' } });
     const s = computePodStatus(withPolicy('Never'), r, false);

@@ -86,7 +86,9 @@ function containerStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolea
 
 /** The status the kubelet reports for `pod` given what it runs; foreign conditions are preserved. */
 export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): V1PodStatus {
-  const podIP = rt?.podIP ?? POD_IP;
+  // the Pod's address once its sandbox exists, as kube reports it: the Pod network's, or the host's
+  // loopback for Pods sharing the node's network; none before the container first starts
+  const podIP = rt?.podIP ?? (rt?.pid || rt?.exit ? POD_IP : undefined);
   const phase = podPhase(pod, rt, running);
   const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type) && !(rt?.evicted && c.type === DISRUPTION_TARGET));
   const evicted = rt?.evicted ? [disruptionCondition(rt.evicted.message, rt.evicted.at)] : [];
@@ -98,8 +100,7 @@ export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running
     containerStatuses: (pod.spec?.containers ?? [{ name: '' }]).flatMap((c, i) => (i === 0 || isConsoleLogSidecar(c) ? [containerStatus(pod, rt, running, phase, i)] : [])),
     hostIP: HOST_IP,
     hostIPs: [{ ip: HOST_IP }],
-    podIP,
-    podIPs: [{ ip: podIP }],
+    ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
     startTime: (pod.status?.startTime ?? formatKubeTime()) as never,
     qosClass: pod.status?.qosClass,
   };

@@ -23,6 +23,7 @@ import { apiInputReader, resolveLauncherInputs, type InputReader } from './launc
 import { podDirOf, podUIDOnNode } from './pod-dir';
 import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
+import { withVolumeTargets } from './volume-targets';
 import { AccessCredentialSync, secretReader } from './access-credentials';
 import { wantedSockets, withCPUResult } from './cpu-hotplug';
 
@@ -119,7 +120,11 @@ export class VMIHandler {
         else delete status.volumeStatus;
       }
     }
-    if (status.phase === Phase.Running) status = await this.syncCPUs(podDir, key, vmi, status);
+    if (status.phase === Phase.Running) {
+      status = await this.syncCPUs(podDir, key, vmi, status);
+      const volumeStatus = withVolumeTargets(status.volumeStatus, vmi);
+      if (volumeStatus) status.volumeStatus = volumeStatus;
+    }
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
       const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any) as VirtualMachineInstance;
       this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);

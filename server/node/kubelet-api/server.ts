@@ -20,7 +20,7 @@ export interface KubeletApiOptions {
   host?: string;
   port?: number;
   review: (token: string | undefined, attrs: { verb: string; resource: string; subresource: string; name: string }) => Promise<Review>;
-  findLog: (namespace: string, pod: string, container: string) => LogLocation;
+  findLog: (namespace: string, pod: string, container: string, previous: boolean) => LogLocation;
   log: Logger;
 }
 
@@ -52,7 +52,7 @@ async function serveLog(opts: KubeletApiOptions, req: IncomingMessage, res: Serv
   if (!review.allowed) return sendText(res, review.code, review.message);
   const query = parseLogQuery(url.searchParams);
   if ('error' in query) return sendText(res, 400, query.error);
-  const where = opts.findLog(ns, pod, container);
+  const where = opts.findLog(ns, pod, container, url.searchParams.get('previous') === 'true');
   if ('code' in where) return sendText(res, where.code, where.message);
   const abort = new AbortController();
   res.on('close', () => abort.abort());

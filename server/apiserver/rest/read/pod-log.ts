@@ -99,6 +99,7 @@ export async function handlePodLog(r: ResourceRequest): Promise<void> {
   const target = kubeletAddress(getObject(ctx, nodes, undefined, nodeName) as NodeShape, nodeName);
   const query = new URLSearchParams();
   if (opts.follow) query.set('follow', 'true');
+  if (opts.previous) query.set('previous', 'true');
   if (opts.tailLines !== undefined) query.set('tailLines', opts.tailLines);
   if (opts.limitBytes !== undefined) query.set('limitBytes', opts.limitBytes);
   if (opts.timestamps) query.set('timestamps', 'true');
