@@ -47,6 +47,7 @@ const BINARY_UNITS: [string, number][] = [['Ti', 2 ** 40], ['Gi', 2 ** 30], ['Mi
 /** Bytes (rounded up) → the shortest exact binary quantity (`1184Mi`, `2Gi`), or plain bytes when not a whole Ki: for Pod resources. */
 export function formatBinaryQuantity(bytes: number): string {
   const n = Math.ceil(bytes);
+  if (n === 0) return '0';
   for (const [suffix, size] of BINARY_UNITS) if (n % size === 0) return `${n / size}${suffix}`;
   return String(n);
 }

@@ -13,7 +13,10 @@ import { readKvmProbe } from './kvm-probe-result';
 import { hostCpus, readHugepages, readMachineFacts } from './machine-facts';
 import { CpuManager } from './cpu-manager/cpu-manager';
 import type { NodeFacts } from './node-object';
-import { evaluatePressure, readPressureFigures, type PressureFigures } from './node-pressure';
+import { evaluatePressure, observationsOf, readPressureFigures, type PressureFigures } from './node-pressure';
+import { DEFAULT_EVICTION_HARD, parseEvictionHard, type EvictionThreshold } from './eviction/thresholds';
+import { EvictionManager } from './eviction/eviction-manager';
+import { thresholdSource } from './eviction/threshold-source';
 import { NodeStatusReporter } from './node-status';
 import { PodManager } from './pod-manager';
 import { PodNetwork } from './network/pod-network';
@@ -49,6 +52,10 @@ export interface KubeletOptions {
   cpuManagerPolicy?: 'static' | 'none';
   /** Where MemoryPressure/DiskPressure figures come from (default: /proc/meminfo and the data dir's filesystem). */
   pressureFigures?: () => PressureFigures;
+  /** kubelet's --eviction-hard (default memory.available<100Mi,nodefs.available<10%); read on every pass. */
+  evictionHard?: EvictionThreshold[];
+  /** How often the eviction manager observes the node (default 10 s, kubelet's housekeeping interval). */
+  evictionIntervalMs?: number;
 }
 
 /**
@@ -60,6 +67,7 @@ export class Kubelet {
   readonly manager: PodManager;
   private readonly controller: Controller;
   private readonly status: NodeStatusReporter;
+  readonly eviction: EvictionManager;
   private readonly log;
   readonly network: PodNetwork | undefined;
   private api?: KubeletApi;
@@ -75,12 +83,13 @@ export class Kubelet {
       ? new CpuManager({ nodeName: opts.nodeName, stateFile: dataPaths(opts.dataDir).cpuManagerState, cpus })
       : undefined;
     const figures = opts.pressureFigures ?? (() => readPressureFigures(opts.dataDir));
+    const thresholds = thresholdSource(opts.evictionHard ?? parseEvictionHard(DEFAULT_EVICTION_HARD), nodeDir, log.child({ component: 'kubelet', node: opts.nodeName }));
     const facts = (): NodeFacts => ({
       name: opts.nodeName,
       nodesTotal: opts.nodesTotal ?? 1,
       machine,
       kvmUsable: readKvmProbe(opts.dataDir, opts.nodeName),
-      pressure: evaluatePressure(figures()),
+      pressure: evaluatePressure(figures(), thresholds()),
       podCIDR,
       noPodNetwork: podCIDR ? undefined : opts.noPodNetworkReason,
       kubeletPort: this.api?.port,
@@ -111,6 +120,16 @@ export class Kubelet {
       isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());
+    this.eviction = new EvictionManager({
+      thresholds,
+      observe: () => observationsOf(figures()),
+      running: () => this.manager.runningPods(),
+      podOf: (key) => this.pods.get(key),
+      evict: (pod, message) => this.manager.evict(pod, message),
+      reportPressure: () => this.status.updateStatus(),
+      log: this.log,
+      intervalMs: opts.evictionIntervalMs,
+    });
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -123,6 +142,7 @@ export class Kubelet {
     const loops = [this.pods.run(signal), this.controller.run(signal), this.status.run(signal)];
     if (await this.pods.waitForSync(signal)) {
       for (const key of this.manager.adoptedKeys()) this.controller.enqueue(key); // cleans up pods deleted while we were away
+      loops.push(this.eviction.run(signal)); // ranks only Pods the cache knows
     }
     await Promise.all(loops);
     clearInterval(poller);

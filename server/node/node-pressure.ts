@@ -1,9 +1,6 @@
 import { readFileSync, statfsSync } from 'node:fs';
 import type { V1NodeCondition, V1Taint } from '@kubernetes/client-node';
-
-/** kubelet's default hard eviction thresholds: memory.available<100Mi, nodefs.available<10%. */
-export const MEMORY_AVAILABLE_THRESHOLD_BYTES = 100 * 2 ** 20;
-export const NODEFS_AVAILABLE_THRESHOLD_FRACTION = 0.1;
+import { DEFAULT_EVICTION_HARD, parseEvictionHard, thresholdsMet, type EvictionThreshold, type Observations } from './eviction/thresholds';
 
 export const TAINT_MEMORY_PRESSURE = 'node.kubernetes.io/memory-pressure';
 export const TAINT_DISK_PRESSURE = 'node.kubernetes.io/disk-pressure';
@@ -43,12 +40,20 @@ export function readPressureFigures(dataDir: string): PressureFigures {
   return out;
 }
 
-/** Which thresholds are crossed; a missing figure never signals pressure. */
-export function evaluatePressure(f: PressureFigures): Pressure {
-  const memory = f.memoryAvailableBytes !== undefined && f.memoryAvailableBytes < MEMORY_AVAILABLE_THRESHOLD_BYTES;
-  const disk =
-    f.nodefsAvailableBytes !== undefined && !!f.nodefsCapacityBytes && f.nodefsAvailableBytes < f.nodefsCapacityBytes * NODEFS_AVAILABLE_THRESHOLD_FRACTION;
-  return { memory, disk };
+/** The figures as the eviction manager's signal observations (eviction/thresholds.ts). */
+export function observationsOf(f: PressureFigures): Observations {
+  const obs: Observations = {};
+  if (f.memoryAvailableBytes !== undefined) obs['memory.available'] = { available: f.memoryAvailableBytes };
+  if (f.nodefsAvailableBytes !== undefined) obs['nodefs.available'] = { available: f.nodefsAvailableBytes, capacity: f.nodefsCapacityBytes };
+  return obs;
+}
+
+const DEFAULT_THRESHOLDS = parseEvictionHard(DEFAULT_EVICTION_HARD);
+
+/** Which thresholds are crossed (kubelet's defaults unless given); a missing figure never signals pressure. */
+export function evaluatePressure(f: PressureFigures, thresholds: EvictionThreshold[] = DEFAULT_THRESHOLDS): Pressure {
+  const met = thresholdsMet(thresholds, observationsOf(f));
+  return { memory: met.some((t) => t.signal === 'memory.available'), disk: met.some((t) => t.signal === 'nodefs.available') };
 }
 
 type Condition = Pick<V1NodeCondition, 'type' | 'status' | 'reason' | 'message'>;

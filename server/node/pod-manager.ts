@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { OwnWrites } from '../kube/own-writes';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
@@ -16,7 +16,7 @@ import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wr
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { reattachContainerLog, rotateContainerLog } from './container-log-pipe';
-import { listPodDirs, podsDirOf, readPodState, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
+import { listPodDirs, podsDirOf, readPodState, TERMINATION_FILE, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
 import type { PodNetwork } from './network/pod-network';
@@ -29,6 +29,7 @@ import type { CpuManager } from './cpu-manager/cpu-manager';
 import { setCpuAffinity, withCpuAffinity } from './cpu-manager/cpu-affinity';
 import { formatCpuList } from '../../lib/kubevirt/cpu-list';
 import { processGroupMembers } from './cgroups/pod-isolation';
+import { EVICTED_REASON } from './eviction/rank';
 
 const DEFAULT_GRACE_SECONDS = 30;
 export const EVENT_STARTED = 'Started';
@@ -36,6 +37,7 @@ export const EVENT_KILLING = 'Killing';
 export const EVENT_FAILED = 'Failed';
 export const EVENT_FAILED_MOUNT = 'FailedMount';
 export const EVENT_NO_MOUNT_NAMESPACE = 'NoMountNamespace';
+export const EVENT_EVICTED = EVICTED_REASON;
 
 export interface PodManagerOptions {
   clients: KubeClients;
@@ -117,6 +119,11 @@ export class PodManager {
     // once per start attempt, and not for an image this node refuses (no token minted for nothing)
     const willStart = !current.pid && !current.exit && !current.config && !refuseImage(pod.spec!.containers[0], this.opts.allowHostCommands);
     if (willStart && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
+    if (current.evicted && !current.exit) {
+      // killed: its status once its exit is recorded (and killed again if a kubelet restart came between the record and the kill)
+      if (isContainerRunning(current)) signalProcessGroup(current.pid!, 'SIGKILL');
+      return this.opts.requeue(current.key, 100);
+    }
     if (isContainerRunning(current)) await this.refreshConfig(pod, current);
     this.ensureRunning(pod, current);
     await this.reportStatus(pod, current);
@@ -203,6 +210,59 @@ export class PodManager {
     }
   }
 
+  /** The Pods whose containers run now, with the processes they hold (the eviction manager's candidates). */
+  runningPods(): { uid: string; key: string; dir: string; pids: number[] }[] {
+    return [...this.runtimes.values()]
+      .filter((rt) => rt.key && !rt.terminating && !rt.evicted && isContainerRunning(rt))
+      .map((rt) => ({ uid: rt.uid, key: rt.key, dir: rt.dir, pids: this.podPids(rt) }));
+  }
+
+  private podPids(rt: PodRuntime): number[] {
+    const inGroup = rt.pid ? processGroupMembers(rt.pid) : [];
+    let inCgroup: number[] = [];
+    try {
+      inCgroup = this.opts.isolation?.cgroups.pids(rt.uid) ?? [];
+    } catch {
+      // no cgroup for this Pod
+    }
+    return [...new Set([...inGroup, ...inCgroup])];
+  }
+
+  /**
+   * Evict a running Pod as kube's eviction manager does under a hard threshold: an `Evicted` event,
+   * every process of the Pod killed at once (grace 0), then the Pod ends Failed with reason Evicted,
+   * `message`, and a DisruptionTarget condition; it is never restarted. False if it no longer runs.
+   */
+  evict(pod: V1Pod, message: string): boolean {
+    const rt = this.runtimes.get(pod.metadata?.uid ?? '');
+    if (!rt || rt.evicted || !isContainerRunning(rt)) return false;
+    rt.evicted = { message, at: formatKubeTime() };
+    try {
+      writePodState(rt);
+    } catch {
+      // the pod dir is gone; the kill below still happens
+    }
+    void this.events.record(pod, EventTypeWarning, EVENT_EVICTED, message);
+    const pids = this.podPids(rt);
+    signalProcessGroup(rt.pid!, 'SIGKILL');
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    try {
+      // after the kill, so nothing of the Pod writes it again: virt-handler reads why the launcher ended from here
+      writeFileSync(join(rt.dir, TERMINATION_FILE), JSON.stringify({ reason: EVICTED_REASON, message }));
+    } catch {
+      // the pod dir is gone
+    }
+    this.log.warn({ pod: rt.key, uid: rt.uid, message }, 'pod evicted');
+    this.opts.requeue(rt.key);
+    return true;
+  }
+
   /** `kv up` shutdown: SIGTERM every pod's process group, SIGKILL what is left after `graceMs`. */
   async stopAll(graceMs: number): Promise<void> {
     const running = [...this.runtimes.values()].filter(isContainerRunning);
@@ -219,7 +279,7 @@ export class PodManager {
   }
 
   private ensureRunning(pod: V1Pod, rt: PodRuntime): void {
-    if (isContainerRunning(rt)) return;
+    if (isContainerRunning(rt) || rt.evicted) return;
     if (!rt.exit) {
       if (!rt.pid) this.start(pod, rt);
       return;

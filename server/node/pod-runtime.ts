@@ -31,6 +31,8 @@ export interface PodState {
   lastExit?: ContainerExit;
   /** The Pod cgroup's OOM-kill count when the current container started (a restarted kubelet still knows). */
   oomKillsAtStart?: number;
+  /** Set when the eviction manager evicted the Pod: it ends Failed with reason Evicted and is never restarted. */
+  evicted?: { message: string; at: string };
 }
 
 /** The kubelet's in-memory record of one pod it runs. */
@@ -59,8 +61,8 @@ export function podsDirOf(nodeDir: string): string {
 }
 
 export function writePodState(rt: PodRuntime): void {
-  const { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart } = rt;
-  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart };
+  const { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart, evicted } = rt;
+  const state: PodState = { uid, key, container, pid, startTime, startedAt, restartCount, podIP, netns, exit, lastExit, oomKillsAtStart, evicted };
   mkdirSync(rt.dir, { recursive: true });
   const tmp = join(rt.dir, `${STATE_FILE}.tmp`);
   writeFileSync(tmp, JSON.stringify(state));

@@ -31,6 +31,18 @@ describe('computePodStatus', () => {
     expect(s.containerStatuses?.[0]).toMatchObject({ ready: true, started: true, containerID: 'process://42', state: { running: { startedAt: '2024-01-01T00:00:00Z' } } });
   });
 
+  it('an evicted Pod is Failed with reason Evicted, the message and DisruptionTarget, even with restartPolicy Always', () => {
+    const r = rt({ exit: { exitCode: 137, signal: 'SIGKILL', reason: 'Error', finishedAt: 'x' }, evicted: { message: 'The node was low on resource: memory. ', at: '2024-01-01T00:02:00Z' } });
+    const pod = withPolicy('Always');
+    const s = computePodStatus(pod, r, false);
+    expect(s).toMatchObject({ phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory. ' });
+    expect(s.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'TerminationByKubelet', lastTransitionTime: '2024-01-01T00:02:00Z' });
+    expect(s.containerStatuses?.[0].state?.terminated).toMatchObject({ exitCode: 137 });
+    // a status the API holds without the eviction's reason is a change to write
+    expect(isPodStatusChanged({ ...pod, status: { ...s, reason: undefined, message: undefined } }, s)).toBe(true);
+    expect(isPodStatusChanged({ ...pod, status: s }, s)).toBe(false);
+  });
+
   it('gives a Pod no address before its container first starts (kube has no sandbox yet), the Pod network\'s once it has one', () => {
     const pending = computePodStatus(withPolicy('Never'), rt({ pid: undefined }), false);
     expect(pending.podIP).toBeUndefined();

@@ -3,6 +3,9 @@ import { formatKubeTime } from '../kube/time';
 import { HOST_IP, POD_IP } from './pod-command';
 import type { ContainerExit, PodRuntime } from './pod-runtime';
 import { isConsoleLogSidecar } from './image-policy';
+import { disruptionCondition, EVICTED_REASON } from './eviction/rank';
+
+const DISRUPTION_TARGET = 'DisruptionTarget';
 
 /** Condition types the kubelet owns; others on the pod (readiness gates, ...) are kept as they are. */
 const KUBELET_CONDITIONS = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'];
@@ -11,6 +14,7 @@ type Phase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
 /** The pod phase from its one container and restart policy, as the kubelet computes it. */
 export function podPhase(pod: V1Pod, rt: PodRuntime | undefined, running: boolean): Phase {
+  if (rt?.evicted) return 'Failed'; // kube's eviction manager sets the phase itself
   if (running) return 'Running';
   if (!rt?.exit) return rt?.restartCount ? 'Running' : 'Pending';
   const policy = pod.spec?.restartPolicy ?? 'Always';
@@ -86,10 +90,12 @@ export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running
   // loopback for Pods sharing the node's network; none before the container first starts
   const podIP = rt?.podIP ?? (rt?.pid || rt?.exit ? POD_IP : undefined);
   const phase = podPhase(pod, rt, running);
-  const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type));
+  const foreign = (pod.status?.conditions ?? []).filter((c) => !KUBELET_CONDITIONS.includes(c.type) && !(rt?.evicted && c.type === DISRUPTION_TARGET));
+  const evicted = rt?.evicted ? [disruptionCondition(rt.evicted.message, rt.evicted.at)] : [];
   return {
     phase,
-    conditions: [...kubeletConditions(pod, phase, running), ...foreign],
+    ...(rt?.evicted ? { reason: EVICTED_REASON, message: rt.evicted.message } : {}),
+    conditions: [...kubeletConditions(pod, phase, running), ...evicted, ...foreign],
     // a console-log sidecar is served by the first container's process and shares its state
     containerStatuses: (pod.spec?.containers ?? [{ name: '' }]).flatMap((c, i) => (i === 0 || isConsoleLogSidecar(c) ? [containerStatus(pod, rt, running, phase, i)] : [])),
     hostIP: HOST_IP,
@@ -107,7 +113,7 @@ function normalize(s: V1PodStatus): string {
     const t = st.terminated;
     return [c.name, c.ready, c.started ?? false, c.restartCount, c.containerID ?? '', st.running ? 'running' : t ? `terminated:${t.exitCode}:${t.reason ?? ''}:${t.message ?? ''}` : `waiting:${st.waiting?.reason ?? ''}`, c.lastState?.terminated?.exitCode ?? ''];
   });
-  return JSON.stringify([s.phase, conds, containers, s.podIP ?? '', s.hostIP ?? '', s.startTime ? 1 : 0]);
+  return JSON.stringify([s.phase, s.reason ?? '', s.message ?? '', conds, containers, s.podIP ?? '', s.hostIP ?? '', s.startTime ? 1 : 0]);
 }
 
 /** True when `next` differs from what the API has in anything the kubelet reports (timestamps aside). */

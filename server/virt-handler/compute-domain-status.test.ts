@@ -95,6 +95,12 @@ describe('phase from the domain', () => {
     expect([s.phase, s.reason, cond(s, 'Synchronized')?.message]).toEqual(['Failed', 'LauncherExited', 'virt-launcher exited (exit code 137)']);
   });
 
+  it('a launcher Pod the kubelet evicted fails the running VMI with reason Evicted and kube\'s message', () => {
+    const message = 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 51200Ki. ';
+    const s = computeDomainStatus(vmi({}, 'Running'), obs(domain('running'), { launcherGone: { reason: 'Evicted', message } }));
+    expect([s.phase, s.reason, cond(s, 'Synchronized')?.reason, cond(s, 'Synchronized')?.message]).toEqual(['Failed', 'Evicted', 'Evicted', message]);
+  });
+
   it.each([
     ['launcher died while the guest ran', domain('running'), 'LauncherExited', 'Failed'],
     ['launcher exited after a clean guest poweroff it already reported', domain('shutoff', { reason: 'Shutdown' }), 'LauncherExited', 'Succeeded'],
