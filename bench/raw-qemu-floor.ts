@@ -15,7 +15,8 @@ const POKE_MS = 300;
 
 export interface FloorOptions { imagesDir: string; count: number; rate: number; memory: string; timeoutMs: number }
 
-function qemuArgs(img: { kernel: string; initrd: string; cmdline?: string }, overlay: string, memory: string, i: number): string[] {
+/** the demo VMI's QEMU arguments as our launcher writes them; `nic` replaces its user network (e.g. a tap) and sets the MAC */
+export function qemuArgs(img: { kernel: string; initrd: string; cmdline?: string }, overlay: string, memory: string, i: number, nic?: { netdev: Record<string, unknown>; mac: string }): string[] {
   return [
     '-name', `guest=raw_${i}`, '-no-user-config', '-nodefaults', '-machine', 'q35', '-accel', 'tcg,thread=multi', '-cpu', 'max',
     '-smp', '1,sockets=1,cores=1,threads=1', '-m', memory.replace(/i$/, ''),
@@ -26,8 +27,8 @@ function qemuArgs(img: { kernel: string; initrd: string; cmdline?: string }, ove
     '-device', '{"driver":"virtio-scsi-pci","id":"scsi0"}',
     '-blockdev', JSON.stringify({ 'node-name': 'drive-root', driver: 'qcow2', discard: 'unmap', file: { driver: 'file', filename: overlay } }),
     '-device', '{"driver":"virtio-blk-pci","id":"ua-root","drive":"drive-root"}',
-    '-netdev', '{"type":"user","id":"net-default","net":"10.0.2.0/24"}',
-    '-device', '{"driver":"virtio-net-pci","id":"ua-default","netdev":"net-default","romfile":""}',
+    '-netdev', JSON.stringify(nic ? { ...nic.netdev, id: 'net-default' } : { type: 'user', id: 'net-default', net: '10.0.2.0/24' }),
+    '-device', JSON.stringify({ driver: 'virtio-net-pci', id: 'ua-default', netdev: 'net-default', ...(nic ? { mac: nic.mac } : {}), romfile: '' }),
     '-device', '{"driver":"virtio-balloon-pci","id":"balloon0","free-page-reporting":true}',
   ];
 }

@@ -18,30 +18,48 @@ export function runTool(file: string, args: string[], input?: string): Promise<s
   });
 }
 
+/** a /proc/net/route address (little-endian hex) as a dotted quad */
+const routeAddress = (hex: string) => {
+  const n = parseInt(hex, 16);
+  return [n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255].join('.');
+};
+
+const rows = (procNetRoute: string) => procNetRoute.split('\n').slice(1).map((l) => l.trim().split(/\s+/)).filter((r) => r.length >= 8);
+
 /** the default gateway from /proc/net/route (this namespace's), little-endian hex */
 export function parseDefaultGateway(procNetRoute: string, dev: string): string | undefined {
-  for (const line of procNetRoute.split('\n').slice(1)) {
-    const [iface, dest, gw] = line.trim().split(/\s+/);
-    if (iface !== dev || dest !== '00000000' || !gw) continue;
-    const n = parseInt(gw, 16);
-    return [n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255].join('.');
+  const row = rows(procNetRoute).find(([iface, dest, gw]) => iface === dev && dest === '00000000' && gw);
+  return row ? routeAddress(row[2]) : undefined;
+}
+
+const ipNumber = (ip: string) => ip.split('.').reduce((n, o) => ((n << 8) | Number(o)) >>> 0, 0);
+
+/**
+ * The prefix length of `dev`'s connected route that holds `ip` (the route the kernel adds with the
+ * address; it is listed without carrier too), from /proc/net/route.
+ */
+export function parseConnectedPrefix(procNetRoute: string, dev: string, ip: string): number | undefined {
+  for (const [iface, dest, gw, , , , , mask] of rows(procNetRoute)) {
+    if (iface !== dev || gw !== '00000000' || dest === '00000000') continue;
+    const m = ipNumber(routeAddress(mask));
+    if (((ipNumber(ip) & m) >>> 0) === ipNumber(routeAddress(dest))) return m.toString(2).replace(/0/g, '').length;
   }
   return undefined;
 }
 
-interface IpAddrJson { mtu?: number; addr_info?: { family?: string; local?: string; prefixlen?: number }[] }
-
 /**
- * eth0 as it is now; undefined when this namespace has no eth0 carrying `podIP` (a bridge binding
- * already took it). Read with `ip`, not os.networkInterfaces(): libuv leaves out links without
- * carrier, and a fresh veth may not have it yet.
+ * eth0 as it is now; undefined when this namespace's eth0 has no address in `podIP`'s subnet (a
+ * bridge binding already took it). Read from /proc/net/route and /sys/class/net (`ip netns exec`
+ * mounts the namespace's sysfs), not with an `ip` process (5-50 ms on a loaded machine, and the
+ * guest waits for it) nor os.networkInterfaces() (libuv leaves out links without carrier, and a
+ * fresh veth may not have it yet).
  */
 export async function readPodLink(podIP: string): Promise<PodLinkInfo | undefined> {
-  const links = JSON.parse(await runTool('ip', ['-j', '-4', 'addr', 'show', 'dev', POD_LINK]).catch(() => '[]')) as IpAddrJson[];
-  const addr = links[0]?.addr_info?.find((a) => a.local === podIP);
-  if (!addr?.prefixlen) return undefined;
-  const gateway = parseDefaultGateway(readFileSync('/proc/net/route', 'utf8'), POD_LINK);
-  return { podIP, prefix: addr.prefixlen, gateway, mtu: links[0].mtu ?? 1500 };
+  const route = readFileSync('/proc/net/route', 'utf8');
+  const prefix = parseConnectedPrefix(route, POD_LINK, podIP);
+  if (!prefix) return undefined;
+  const mtu = Number(readFileSync(`/sys/class/net/${POD_LINK}/mtu`, 'utf8').trim()) || 1500;
+  return { podIP, prefix, gateway: parseDefaultGateway(route, POD_LINK), mtu };
 }
 
 /** Leftovers of an earlier launcher in the same Pod (a container restart) go first. */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseResolvConf, planBinding, type BindingInput } from './binding-plan';
-import { parseDefaultGateway } from './apply-binding';
+import { parseConnectedPrefix, parseDefaultGateway } from './apply-binding';
 
 const base: BindingInput = {
   kind: 'masquerade', mac: '02:aa:bb:cc:dd:ee', ports: [], pod: { podIP: '10.244.1.7', prefix: 24, gateway: '10.244.1.1', mtu: 1450 },
@@ -81,5 +81,17 @@ describe('Pod files', () => {
     const route = 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\nkv\t00F4000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\neth0\t00000000\t01F4000A\t0003\t0\t0\t0\t00000000\n';
     expect(parseDefaultGateway(route, 'eth0')).toBe('10.0.244.1');
     expect(parseDefaultGateway(route, 'eth1')).toBeUndefined();
+  });
+  it('finds the prefix of the Pod address from eth0\'s connected route, none when eth0 gave its address up', () => {
+    const route = 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tWindow\tIRTT\n'
+      + 'eth0\t00000000\t0101F40A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n'
+      + 'k6t-eth0\t0002000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n'
+      + 'eth0\t0001F40A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n';
+    expect(parseConnectedPrefix(route, 'eth0', '10.244.1.7')).toBe(24);
+    expect(parseConnectedPrefix(route, 'eth0', '10.244.2.7')).toBeUndefined();
+    expect(parseConnectedPrefix(route, 'k6t-eth0', '10.0.2.1')).toBe(24);
+    const bridged = route.split('\n').filter((l) => !l.startsWith('eth0\t0001')).join('\n');
+    expect(parseConnectedPrefix(bridged, 'eth0', '10.244.1.7')).toBeUndefined();
+    expect(parseConnectedPrefix('Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\neth0\t0000F40A\t00000000\t0001\t0\t0\t0\t0000FFFF\n', 'eth0', '10.244.9.9')).toBe(16);
   });
 });
