@@ -146,6 +146,6 @@ export class VMController {
     if (vmi.metadata.annotations?.['kubevirt.io/vm-generation'] === String(vm.metadata.generation)) return false;
     const liveUpdate = isLiveUpdate(this.opts.configuration?.());
     const plan = planLiveUpdate(vm.spec, await this.revisions.specAtStart(vm, vmi), vmi, liveUpdate);
-    return applyLiveUpdate(this.opts.clients.vmis, vmi, plan);
+    return applyLiveUpdate({ vmis: this.opts.clients.vmis, migrations: this.opts.clients.migrations }, vmi, plan);
   }
 }
