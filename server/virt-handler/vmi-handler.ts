@@ -25,6 +25,7 @@ import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
 import { AccessCredentialSync, secretReader } from './access-credentials';
 import { wantedSockets, withCPUResult } from './cpu-hotplug';
+import { MEMORY_HOTPLUG_FAILED_REASON, wantedGuestBytes, withGuestCurrent, withMemoryResult } from './memory-hotplug';
 
 export interface VMIHandlerOptions {
   node: string;
@@ -120,6 +121,7 @@ export class VMIHandler {
       }
     }
     if (status.phase === Phase.Running) status = await this.syncCPUs(podDir, key, vmi, status);
+    if (status.phase === Phase.Running && vmi.spec.domain.memory?.maxGuest) status = await this.syncMemory(podDir, key, vmi, status);
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
       const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as any) as VirtualMachineInstance;
       this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);
@@ -162,6 +164,26 @@ export class VMIHandler {
         void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, 'HotVCPUChangeFailed', message);
       }
       return withCPUResult(status, vmi, { error: message }, new Date());
+    }
+  }
+
+  /** Memory hotplug: after the migration into a Pod sized for it, the launcher asks the guest for spec.domain.memory.guest. */
+  private async syncMemory(podDir: string, key: string, vmi: VirtualMachineInstance, status: VirtualMachineInstanceStatus): Promise<VirtualMachineInstanceStatus> {
+    const client = this.connections.get(podDir, key).client;
+    const guestBytes = wantedGuestBytes(vmi);
+    if (guestBytes === undefined) {
+      const now = await client.request('memory').catch(() => undefined);
+      return now ? withGuestCurrent(status, now.currentBytes) : status;
+    }
+    try {
+      const now = await client.request('setMemory', { guestBytes });
+      this.log.info({ vmi: key, guestBytes, currentBytes: now.currentBytes }, 'memory hotplug requested');
+      return withMemoryResult(status, vmi, { currentBytes: now.currentBytes }, new Date());
+    } catch (err) {
+      const message = (err as Error).message;
+      this.log.warn({ vmi: key, err: message }, 'memory hotplug failed');
+      void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, MEMORY_HOTPLUG_FAILED_REASON, message);
+      return withMemoryResult(status, vmi, { error: message }, new Date());
     }
   }
 
