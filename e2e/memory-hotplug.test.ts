@@ -47,6 +47,33 @@ async function consoleLog(): Promise<string> {
   }
   return out;
 }
+/** until(), with the guest's console tail in the error (what the guest did instead) */
+async function untilGuest<T>(what: string, fn: () => Promise<T>, ms: number): Promise<T> {
+  try {
+    return await until(what, fn, ms);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; console: ${(await consoleLog()).slice(-1500)}`, { cause: err });
+  }
+}
+/** What the VMI, its migrations and the warnings say (for a failed wait). */
+async function memoryState(): Promise<string> {
+  const v = await readVMI(c.admin, VM);
+  const migrations = (await callRest(c.admin, 'GET', `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstancemigrations`)).body?.items ?? [];
+  const events = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/events`)).body?.items ?? [];
+  return JSON.stringify({
+    memory: v?.spec?.domain?.memory, resources: v?.spec?.domain?.resources, status: v?.status?.memory, node: v?.status?.nodeName,
+    conditions: v?.status?.conditions, migrationState: v?.status?.migrationState,
+    migrations: migrations.map((m: { metadata: { name: string }; status?: { phase?: string } }) => [m.metadata.name, m.status?.phase]),
+    warnings: events.filter((e: { type: string }) => e.type === 'Warning').map((e: { reason: string; message: string }) => `${e.reason}: ${e.message}`).slice(-10),
+  });
+}
+async function untilMemory<T>(what: string, fn: () => Promise<T>, ms: number): Promise<T> {
+  try {
+    return await until(what, fn, ms);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; ${await memoryState()}`, { cause: err });
+  }
+}
 const lastMemTotalKiB = async () => Number([...(await consoleLog()).matchAll(/kv-memtotal=(\d+)/g)].at(-1)?.[1] ?? 0);
 const patchGuest = (guest: string) => kubectl.run('patch', 'vm', VM, '--type', 'merge', '-p', JSON.stringify({ spec: { template: { spec: { domain: { memory: { guest } } } } } }));
 const restartRequired = async () => (await readVM(c.admin, VM))?.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'RestartRequired' && x.status === 'True');
@@ -61,17 +88,17 @@ describe('memory hotplug with vmRolloutStrategy LiveUpdate', () => {
     const running = await until('VMI Running', async () => { const v = await readVMI(c.admin, VM); return v?.status?.phase === 'Running' && v; }, BOOT_MS);
     expect(running.spec.domain.memory).toMatchObject({ guest: '1Gi', maxGuest: '4Gi' });
     expect(running.status.memory).toMatchObject({ guestAtBoot: '1Gi', guestRequested: '1Gi' });
-    await until('the guest prints its MemTotal', async () => (await lastMemTotalKiB()) > 0, BOOT_MS);
+    await untilGuest('the guest prints its MemTotal', async () => (await lastMemTotalKiB()) > 0, BOOT_MS);
     const before = await lastMemTotalKiB();
     expect(before).toBeLessThanOrEqual(1024 * 1024);
 
     expect((await patchGuest('2Gi')).out).toBe(`virtualmachine.kubevirt.io/${VM} patched\n`);
-    const after = await until('status.memory.guestRequested 2Gi', async () => { const v = await readVMI(c.admin, VM); return v?.status?.memory?.guestRequested === '2Gi' && v; }, BOOT_MS);
+    const after = await untilMemory('status.memory.guestRequested 2Gi', async () => { const v = await readVMI(c.admin, VM); return v?.status?.memory?.guestRequested === '2Gi' && v; }, BOOT_MS);
     expect(after.metadata.uid).toBe(running.metadata.uid);
     expect(after.status.phase).toBe('Running');
     expect(after.status.nodeName).not.toBe(running.status.nodeName); // moved into a Pod sized for 2Gi
     expect(after.status.conditions.some((x: { type: string }) => x.type === 'HotMemoryChange')).toBe(false);
-    await until('the guest\'s MemTotal grew by 1Gi', async () => (await lastMemTotalKiB()) - before >= 1024 * 1024, 120_000);
+    await untilGuest('the guest\'s MemTotal grew by 1Gi', async () => (await lastMemTotalKiB()) - before >= 1024 * 1024, 120_000);
     await until('status.memory.guestCurrent 2Gi', async () => (await readVMI(c.admin, VM))?.status?.memory?.guestCurrent === '2Gi', 60_000);
     expect(await restartRequired()).toBeFalsy();
   });

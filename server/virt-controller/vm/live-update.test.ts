@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import { newVM } from '../../../lib/kubevirt/test-builders';
-import { applyLiveUpdate, planLiveUpdate, withHotplugRoom } from './live-update';
+import { applyLiveUpdate, memoryMigrationDue, planLiveUpdate, withHotplugRoom } from './live-update';
 import { renderVMI } from './render-vmi';
 
 const vmWith = (sockets: number, memory = '128Mi'): VirtualMachine => {
@@ -119,4 +119,24 @@ describe('applyLiveUpdate', () => {
     await expect(applyLiveUpdate(vmis, vmi, { kind: 'restart', message: 'x' })).resolves.toBe(true);
     expect(patches).toHaveLength(1);
   });
+});
+
+describe('memoryMigrationDue (a lost or failed migration is created again)', () => {
+  const mark = '2026-01-01T00:00:10.400Z';
+  const marked = (status: Partial<NonNullable<VirtualMachineInstance['status']>> = {}): VirtualMachineInstance => {
+    const vmi = started(vmWith(1, '1Gi'));
+    vmi.status = { conditions: [{ type: 'HotMemoryChange', status: 'True', lastTransitionTime: mark }], ...status };
+    return vmi;
+  };
+  const migration = (created: string, phase?: string, vmiName = started(vmWith(1, '1Gi')).metadata.name) => ({ metadata: { creationTimestamp: created }, spec: { vmiName }, status: { phase } });
+  it.each([
+    ['marked, no migration', marked(), [], true],
+    ['a migration created since the mark', marked(), [migration('2026-01-01T00:00:10Z', 'Running')], false],
+    ['only a failed one since', marked(), [migration('2026-01-01T00:00:11Z', 'Failed')], true],
+    ['only an older one', marked(), [migration('2026-01-01T00:00:02Z', 'Succeeded')], true],
+    ['another VMI\'s', marked(), [migration('2026-01-01T00:00:11Z', 'Running', 'other')], true],
+    ['migrating now', marked({ migrationState: { startTimestamp: '2026-01-01T00:00:11Z' } }), [], false],
+    ['completed since the mark (the handler plugs next)', marked({ migrationState: { startTimestamp: '2026-01-01T00:00:11Z', endTimestamp: '2026-01-01T00:00:20Z', completed: true } }), [], false],
+    ['nothing marked', started(vmWith(1, '1Gi')), [], false],
+  ])('%s', (_n, vmi, migrations, want) => expect(memoryMigrationDue(vmi, migrations)).toBe(want));
 });

@@ -78,6 +78,25 @@ export function memoryChangeMigration(vmi: VirtualMachineInstance): object {
   };
 }
 
+interface MigrationLike { metadata?: { creationTimestamp?: string | Date }; spec?: { vmiName?: string }; status?: { phase?: string } }
+
+const seconds = (t: string | Date | null | undefined) => Math.floor(new Date(t ?? NaN).getTime() / 1000);
+
+/**
+ * PURE: a memory change is marked (HotMemoryChange True) but no migration moves the VMI for it:
+ * none created since the mark (or only failed ones) and none completed since. Level-triggered, so
+ * a lost or failed migration is created again (KubeVirt's workload updater retries the same way).
+ */
+export function memoryMigrationDue(vmi: VirtualMachineInstance, migrations: MigrationLike[]): boolean {
+  const mark = vmi.status?.conditions?.find((c) => c.type === MEMORY_CHANGE_CONDITION && c.status === 'True');
+  if (!mark || isMigrating(vmi)) return false;
+  const since = seconds(mark.lastTransitionTime);
+  if (!Number.isFinite(since)) return false;
+  const state = vmi.status?.migrationState;
+  if (state?.completed && !state.failed && seconds(state.startTimestamp) >= since) return false;
+  return !migrations.some((m) => m.spec?.vmiName === vmi.metadata.name && seconds(m.metadata?.creationTimestamp) >= since && m.status?.phase !== 'Failed');
+}
+
 /** Applies a hotplug plan to the VMI; returns whether the VM needs a restart instead. */
 export async function applyLiveUpdate(clients: LiveUpdateClients['vmis'] | LiveUpdateClients, vmi: VirtualMachineInstance, plan: LiveUpdatePlan, now = new Date()): Promise<boolean> {
   const { vmis, migrations } = 'vmis' in clients ? clients : { vmis: clients, migrations: undefined };
