@@ -4,7 +4,7 @@ import { wantedGuestBytes, withGuestCurrent, withMemoryResult } from './memory-h
 
 const Gi = 2 ** 30;
 const marked = '2026-01-01T00:00:10.500Z';
-const vmi = (opts: { maxGuest?: string; condition?: 'True' | 'False'; migration?: { startTimestamp?: string; completed?: boolean; failed?: boolean } }): VirtualMachineInstance => ({
+const vmi = (opts: { maxGuest?: string; condition?: 'True' | 'False'; migration?: { startTimestamp?: string; completed?: boolean; failed?: boolean; targetNodeDomainReadyTimestamp?: string } }): VirtualMachineInstance => ({
   apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name: 'v', namespace: 'default' },
   spec: { domain: { memory: { guest: '2Gi', maxGuest: opts.maxGuest }, devices: {} } },
   status: {
@@ -16,15 +16,16 @@ const vmi = (opts: { maxGuest?: string; condition?: 'True' | 'False'; migration?
 }) as VirtualMachineInstance;
 
 describe('wantedGuestBytes', () => {
-  const after = { startTimestamp: '2026-01-01T00:00:12Z', completed: true };
+  const after = { startTimestamp: '2026-01-01T00:00:12Z', completed: true, targetNodeDomainReadyTimestamp: '2026-01-01T00:00:14Z' };
   it.each([
     ['the migration for the change completed', vmi({ maxGuest: '4Gi', condition: 'True', migration: after }), 2 * Gi],
-    ['started in the same second as the mark (second precision)', vmi({ maxGuest: '4Gi', condition: 'True', migration: { startTimestamp: '2026-01-01T00:00:10Z', completed: true } }), 2 * Gi],
+    ['started in the same second as the mark (second precision)', vmi({ maxGuest: '4Gi', condition: 'True', migration: { ...after, startTimestamp: '2026-01-01T00:00:10Z' } }), 2 * Gi],
+    ['the target\'s domain not ready yet', vmi({ maxGuest: '4Gi', condition: 'True', migration: { startTimestamp: '2026-01-01T00:00:12Z', completed: true } }), undefined],
     ['no change marked', vmi({ maxGuest: '4Gi', migration: after }), undefined],
     ['a failed change', vmi({ maxGuest: '4Gi', condition: 'False', migration: after }), undefined],
     ['still migrating', vmi({ maxGuest: '4Gi', condition: 'True', migration: { startTimestamp: '2026-01-01T00:00:12Z' } }), undefined],
     ['the migration failed', vmi({ maxGuest: '4Gi', condition: 'True', migration: { ...after, failed: true } }), undefined],
-    ['an older migration (the Pod was not sized for it)', vmi({ maxGuest: '4Gi', condition: 'True', migration: { startTimestamp: '2026-01-01T00:00:02Z', completed: true } }), undefined],
+    ['an older migration (the Pod was not sized for it)', vmi({ maxGuest: '4Gi', condition: 'True', migration: { ...after, startTimestamp: '2026-01-01T00:00:02Z' } }), undefined],
     ['no maxGuest', vmi({ condition: 'True', migration: after }), undefined],
   ])('%s', (_n, v, want) => expect(wantedGuestBytes(v)).toBe(want));
 });

@@ -23,7 +23,8 @@ export function wantedGuestBytes(vmi: VirtualMachineInstance): number | undefine
   const condition = vmi.status?.conditions?.find((c) => c.type === MEMORY_CHANGE_CONDITION && c.status === 'True');
   if (!condition) return undefined;
   const migration = vmi.status?.migrationState;
-  if (!migration?.completed || migration.failed || !migration.startTimestamp) return undefined;
+  // the target's domain must be up (KubeVirt plugs from the migration target once it detected it)
+  if (!migration?.completed || migration.failed || !migration.startTimestamp || !migration.targetNodeDomainReadyTimestamp) return undefined;
   const marked = Math.floor(Date.parse(condition.lastTransitionTime ?? '') / 1000);
   const started = Math.floor(Date.parse(migration.startTimestamp) / 1000);
   if (!(started >= marked)) return undefined; // an older migration: wait for the one moving it

@@ -25,6 +25,8 @@ import { LauncherReadiness } from './launcher-readiness';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
 import { AccessCredentialSync, secretReader } from './access-credentials';
 import { wantedSockets, withCPUResult } from './cpu-hotplug';
+import { LauncherError } from '../virt-launcher/launcher-client';
+import { LAUNCHER_ERRORS } from '../virt-launcher/protocol';
 import { MEMORY_HOTPLUG_FAILED_REASON, wantedGuestBytes, withGuestCurrent, withMemoryResult } from './memory-hotplug';
 
 export interface VMIHandlerOptions {
@@ -36,6 +38,10 @@ export interface VMIHandlerOptions {
 
 /** While the launcher is not listening yet. */
 const LAUNCHER_POLL_MS = 50;
+/** the launcher answered and refused (not: the connection dropped, it timed out) */
+const isLauncherRefusal = (err: unknown) => err instanceof LauncherError && (err.reason === LAUNCHER_ERRORS.badRequest || err.reason === LAUNCHER_ERRORS.qmp);
+/** a memory hotplug the launcher could not be asked for yet is asked again after this */
+const MEMORY_RETRY_MS = 1000;
 /** Refresh of guest-agent data for running VMIs. */
 const RESYNC_MS = 15_000;
 
@@ -181,6 +187,12 @@ export class VMIHandler {
       return withMemoryResult(status, vmi, { currentBytes: now.currentBytes }, new Date());
     } catch (err) {
       const message = (err as Error).message;
+      if (!isLauncherRefusal(err)) {
+        // the launcher did not answer (a connection the migration just handed over): try again next sync
+        this.log.info({ vmi: key, err: message }, 'memory hotplug: launcher not reachable yet');
+        this.controller.enqueueAfter(key, MEMORY_RETRY_MS);
+        return status;
+      }
       this.log.warn({ vmi: key, err: message }, 'memory hotplug failed');
       void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, MEMORY_HOTPLUG_FAILED_REASON, message);
       return withMemoryResult(status, vmi, { error: message }, new Date());
