@@ -35,7 +35,7 @@ export function defaultMaxSockets(cpu: VirtualMachineInstanceSpec['domain']['cpu
   return Math.max(sockets, Math.min(wanted, cap));
 }
 
-/** The spec without the fields a live update may change (compared to tell what else changed). */
+/** The spec without the fields a live update may change (CPU sockets, guest memory) (compared to tell what else changed). */
 function withoutLiveFields(spec: VirtualMachineInstanceSpec | undefined): unknown {
   const copy = JSON.parse(JSON.stringify(spec ?? {})) as VirtualMachineInstanceSpec;
   const cpu = copy.domain?.cpu;
@@ -43,6 +43,11 @@ function withoutLiveFields(spec: VirtualMachineInstanceSpec | undefined): unknow
     delete cpu.sockets;
     delete cpu.maxSockets;
     if (Object.keys(cpu).length === 0) delete copy.domain.cpu;
+  }
+  const memory = copy.domain?.memory;
+  if (memory) {
+    delete memory.guest; // live too (memory-hotplug.ts), when the VMI has maxGuest
+    if (Object.keys(memory).length === 0) delete copy.domain.memory;
   }
   return copy;
 }
@@ -60,7 +65,7 @@ export type CPULiveUpdate =
  */
 export function planCPULiveUpdate(current: VirtualMachineInstanceSpec | undefined, atStart: VirtualMachineInstanceSpec | undefined, running: VirtualMachineInstanceSpec): CPULiveUpdate {
   if (!sameJSON(withoutLiveFields(current), withoutLiveFields(atStart))) {
-    return { kind: 'restart', message: 'a change other than CPU sockets needs a restart' };
+    return { kind: 'restart', message: 'a change other than CPU sockets or guest memory needs a restart' };
   }
   const want = current?.domain?.cpu?.sockets ?? atStart?.domain?.cpu?.sockets;
   const have = running.domain.cpu?.sockets;

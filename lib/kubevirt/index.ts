@@ -23,3 +23,4 @@ export * from './label-selector';
 export * from './vm-group-types';
 export * from './same-json';
 export * from './cpu-hotplug';
+export * from './memory-hotplug';

@@ -26,6 +26,9 @@ import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug
 import { withVolumeTargets } from './volume-targets';
 import { AccessCredentialSync, secretReader } from './access-credentials';
 import { wantedSockets, withCPUResult } from './cpu-hotplug';
+import { LauncherError } from '../virt-launcher/launcher-client';
+import { LAUNCHER_ERRORS } from '../virt-launcher/protocol';
+import { MEMORY_HOTPLUG_FAILED_REASON, wantedGuestBytes, withGuestCurrent, withMemoryResult } from './memory-hotplug';
 
 export interface VMIHandlerOptions {
   node: string;
@@ -36,6 +39,10 @@ export interface VMIHandlerOptions {
 
 /** While the launcher is not listening yet. */
 const LAUNCHER_POLL_MS = 50;
+/** the launcher answered and refused (not: the connection dropped, it timed out) */
+const isLauncherRefusal = (err: unknown) => err instanceof LauncherError && (err.reason === LAUNCHER_ERRORS.badRequest || err.reason === LAUNCHER_ERRORS.qmp);
+/** a memory hotplug the launcher could not be asked for yet is asked again after this */
+const MEMORY_RETRY_MS = 1000;
 /** Refresh of guest-agent data for running VMIs. */
 const RESYNC_MS = 15_000;
 
@@ -122,6 +129,7 @@ export class VMIHandler {
     }
     if (status.phase === Phase.Running) {
       status = await this.syncCPUs(podDir, key, vmi, status);
+      if (vmi.spec.domain.memory?.maxGuest) status = await this.syncMemory(podDir, key, vmi, status);
       const volumeStatus = withVolumeTargets(status.volumeStatus, vmi);
       if (volumeStatus) status.volumeStatus = volumeStatus;
     }
@@ -167,6 +175,32 @@ export class VMIHandler {
         void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, 'HotVCPUChangeFailed', message);
       }
       return withCPUResult(status, vmi, { error: message }, new Date());
+    }
+  }
+
+  /** Memory hotplug: after the migration into a Pod sized for it, the launcher asks the guest for spec.domain.memory.guest. */
+  private async syncMemory(podDir: string, key: string, vmi: VirtualMachineInstance, status: VirtualMachineInstanceStatus): Promise<VirtualMachineInstanceStatus> {
+    const client = this.connections.get(podDir, key).client;
+    const guestBytes = wantedGuestBytes(vmi);
+    if (guestBytes === undefined) {
+      const now = await client.request('memory').catch(() => undefined);
+      return now ? withGuestCurrent(status, now.currentBytes) : status;
+    }
+    try {
+      const now = await client.request('setMemory', { guestBytes });
+      this.log.info({ vmi: key, guestBytes, currentBytes: now.currentBytes }, 'memory hotplug requested');
+      return withMemoryResult(status, vmi, { currentBytes: now.currentBytes }, new Date());
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!isLauncherRefusal(err)) {
+        // the launcher did not answer (a connection the migration just handed over): try again next sync
+        this.log.info({ vmi: key, err: message }, 'memory hotplug: launcher not reachable yet');
+        this.controller.enqueueAfter(key, MEMORY_RETRY_MS);
+        return status;
+      }
+      this.log.warn({ vmi: key, err: message }, 'memory hotplug failed');
+      void this.opts.recorder.record(vmi as unknown as KubernetesObject, EventTypeWarning, MEMORY_HOTPLUG_FAILED_REASON, message);
+      return withMemoryResult(status, vmi, { error: message }, new Date());
     }
   }
 

@@ -24,6 +24,7 @@ import { SerialLog } from './serial-log';
 import { claimResolver, volumesDir } from './claim-mounts';
 import { HotplugDisks } from './hotplug-disks';
 import { CPUHotplugError, setSockets, type CPUTopologyNow } from './cpu-hotplug';
+import { MemoryHotplugError, currentGuestMemory, setGuestMemory, type GuestMemoryNow } from './memory-hotplug';
 import { GuestPorts, type GuestEndpoint } from './guest-ports';
 import { GUEST_NETWORK } from './converter/qemu-args-net';
 import { HugetlbfsResolver } from './hugetlbfs';
@@ -85,6 +86,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       case 'migrationStatus': return queryMigration(this.requireDomain().requireQmp());
       case 'hotplug': return this.hotplug(a?.disks);
       case 'setCPUs': return this.setCPUs(a?.sockets);
+      case 'setMemory': return this.setMemory(a?.guestBytes);
+      case 'memory': return this.memory();
       case 'migrateCancel': return this.cancelMigration();
       case 'migrateStartPostcopy': return this.startPostcopy();
       default: throw new CommandError(LAUNCHER_ERRORS.unknownCommand, `unknown command ${JSON.stringify(cmd)}`);
@@ -135,6 +138,26 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
     } catch (err) {
       if (err instanceof CPUHotplugError) throw new CommandError(LAUNCHER_ERRORS.badRequest, `setCPUs: ${err.message}`);
       throw new CommandError(LAUNCHER_ERRORS.qmp, `setCPUs: ${(err as Error).message}`);
+    }
+  }
+
+  private async setMemory(guestBytes: unknown): Promise<GuestMemoryNow> {
+    if (typeof guestBytes !== 'number') throw new CommandError(LAUNCHER_ERRORS.badRequest, 'setMemory: guestBytes must be a number');
+    const qmp = this.requireDomain().requireQmp();
+    try {
+      return await setGuestMemory(qmp, guestBytes);
+    } catch (err) {
+      if (err instanceof MemoryHotplugError) throw new CommandError(LAUNCHER_ERRORS.badRequest, `setMemory: ${err.message}`);
+      throw new CommandError(LAUNCHER_ERRORS.qmp, `setMemory: ${(err as Error).message}`);
+    }
+  }
+
+  private async memory(): Promise<GuestMemoryNow> {
+    try {
+      return await currentGuestMemory(this.requireDomain().requireQmp());
+    } catch (err) {
+      if (err instanceof MemoryHotplugError) throw new CommandError(LAUNCHER_ERRORS.badRequest, `memory: ${err.message}`);
+      throw new CommandError(LAUNCHER_ERRORS.qmp, `memory: ${(err as Error).message}`);
     }
   }
 

@@ -219,6 +219,10 @@ export interface Commands {
   hotplug: [{ disks: HotplugDisk[] }, { name: string; target: string }[]];
   /** CPU hotplug: vCPUs added until the domain has `sockets` sockets (never removed); returns what the guest has now */
   setCPUs: [{ sockets: number }, { sockets: number; vcpus: number }];
+  /** memory hotplug: the virtio-mem device asked for `guestBytes` in all (boot memory + requested size) */
+  setMemory: [{ guestBytes: number }, { currentBytes: number; requestedBytes: number; maxBytes: number }];
+  /** the guest's memory now: boot + what the guest plugged, requested, the maximum */
+  memory: [undefined, { currentBytes: number; requestedBytes: number; maxBytes: number }];
 }
 
 export type CommandName = keyof Commands;

@@ -24,6 +24,8 @@ export interface AdmissionConfig {
   kubevirtServiceAccounts: string[];
   /** Default `spec.evictionStrategy` copied into VMIs that have none (unset = leave empty). */
   evictionStrategy?: 'None' | 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External';
+  /** KubeVirt's `vmRolloutStrategy`: under LiveUpdate a VM's memory.maxGuest is checked for memory hotplug. */
+  vmRolloutStrategy?: string;
 }
 
 import { enabledFeatureGates, type KubeVirtConfiguration } from '../../../lib/kubevirt/kubevirt-cr';
@@ -57,6 +59,7 @@ export function admissionConfigFrom(cfg: KubeVirtConfiguration): Partial<Admissi
   if (binding === 'bridge' || binding === 'masquerade') out.defaultNetworkInterface = binding;
   if (cfg.network?.permitBridgeInterfaceOnPodNetwork !== undefined) out.permitBridgeInterfaceOnPodNetwork = cfg.network.permitBridgeInterfaceOnPodNetwork;
   if (cfg.evictionStrategy) out.evictionStrategy = cfg.evictionStrategy;
+  if (cfg.vmRolloutStrategy) out.vmRolloutStrategy = cfg.vmRolloutStrategy;
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { AppsV1Api, type KubernetesObject } from '@kubernetes/client-node';
 import type { DataVolumeLike, PersistentVolumeClaimLike } from '../../../lib/kubevirt/storage-state';
-import { isLiveUpdate, isVMIFinal, runStrategyOf, type KubeVirtConfiguration } from '../../../lib/kubevirt';
+import { isLiveUpdate, isVMIFinal, MEMORY_CHANGE_CONDITION, runStrategyOf, type KubeVirtConfiguration } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
 import { Controller, controllerOwnerKey } from '../../kube/controller';
@@ -16,7 +16,7 @@ import { Informer } from '../../kube/informer';
 import { collectionPath, keyOf, VirtualMachineInstanceResource, VirtualMachineResource } from '../../kube/resources';
 import { computeVMStatus } from './compute-vm-status';
 import { VM_KIND } from './constants';
-import { applyLiveUpdate, planLiveUpdate } from './live-update';
+import { applyLiveUpdate, memoryChangeMigration, memoryMigrationDue, planLiveUpdate } from './live-update';
 import { RevisionStore } from './revisions';
 import { InstancetypeLookup } from '../../kube/instancetype-lookup';
 import type { ExpansionDeps } from './instancetype-expansion';
@@ -140,12 +140,22 @@ export class VMController {
     if (Number.isFinite(backoffUntil) && backoffUntil > Date.now()) this.controller.enqueueAfter(key, backoffUntil - Date.now());
   }
 
+  /** A memory change marked on the VMI whose migration was lost or failed gets one (again). */
+  private async migrateForMemoryChange(vmi: VirtualMachineInstance): Promise<void> {
+    if (!vmi.status?.conditions?.some((c) => c.type === MEMORY_CHANGE_CONDITION && c.status === 'True')) return;
+    const namespace = vmi.metadata.namespace ?? 'default';
+    const migrations = (await this.opts.clients.migrations.list(namespace)).items as Parameters<typeof memoryMigrationDue>[1];
+    if (!memoryMigrationDue(vmi, migrations)) return;
+    await this.opts.clients.migrations.create(namespace, memoryChangeMigration(vmi) as never);
+  }
+
   /** Copies a live-updatable change into the running VMI (LiveUpdate); true when the change needs a restart instead. */
   private async liveUpdateOrRestartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
     if (!vmi || isVMIFinal(vmi) || vmi.metadata.deletionTimestamp || !runStrategyOf(vm).ok) return false;
+    await this.migrateForMemoryChange(vmi);
     if (vmi.metadata.annotations?.['kubevirt.io/vm-generation'] === String(vm.metadata.generation)) return false;
     const liveUpdate = isLiveUpdate(this.opts.configuration?.());
     const plan = planLiveUpdate(vm.spec, await this.revisions.specAtStart(vm, vmi), vmi, liveUpdate);
-    return applyLiveUpdate(this.opts.clients.vmis, vmi, plan);
+    return applyLiveUpdate({ vmis: this.opts.clients.vmis, migrations: this.opts.clients.migrations }, vmi, plan);
   }
 }

@@ -4,6 +4,7 @@ import { CONVERTER_REASONS, ConverterError, invalid } from './converter-error';
 import { parseBytes, parseQuantity } from './quantity';
 import { clockMachineOptions, cpuFeatureFlags } from './qemu-args-clock';
 import { renderJson } from './qemu-opts';
+import { VIRTIO_MEM_BACKEND_ID, VIRTIO_MEM_ID, virtioMemPlan, type VirtioMemPlan } from '../../../lib/kubevirt/memory-hotplug';
 
 const MACHINE_TYPES = /^(q35|pc|pc-q35-[0-9.]+|pc-i440fx-[0-9.]+)$/;
 const CPU_MODEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -120,7 +121,40 @@ function renderHugepagesBackend(input: ConverterInput, bytes: number): string[] 
   return ['-object', renderJson({ 'qom-type': 'memory-backend-file', id: GUEST_RAM_ID, 'mem-path': path, size: bytes, prealloc: true, share: false })];
 }
 
+/** The virtio-mem region of a VMI with memory.maxGuest (memory hotplug), checked. */
+export function resolveVirtioMem(input: ConverterInput): VirtioMemPlan | undefined {
+  const { spec, status } = input.vmi;
+  if (spec.domain.memory?.maxGuest === undefined) return undefined;
+  const plan = virtioMemPlan(spec, status as Parameters<typeof virtioMemPlan>[1]);
+  if (!plan) {
+    if (parseBytes(spec.domain.memory.maxGuest, 'spec.domain.memory.maxGuest') < resolveMemoryBytes(input)) throw invalid('spec.domain.memory.maxGuest: Guest memory is greater than the configured maxGuest memory');
+    return undefined; // maxGuest = guest: nothing to plug
+  }
+  if (spec.domain.memory.hugepages) throw new ConverterError(CONVERTER_REASONS.unsupported, 'spec.domain.memory.maxGuest: memory hotplug with hugepages is not supported');
+  for (const [field, v] of [['guest', plan.bootBytes], ['maxGuest', plan.maxBytes]] as const) {
+    if (v % plan.blockBytes !== 0) throw invalid(`spec.domain.memory.${field}: must be ${plan.blockBytes / MiB}Mi aligned for memory hotplug`);
+  }
+  return plan;
+}
+
 export function renderMemoryArgs(input: ConverterInput): string[] {
   const bytes = resolveMemoryBytes(input);
+  const hotplug = resolveVirtioMem(input);
+  // with memory hotplug the machine boots with guestAtBoot; the rest is the virtio-mem device's
+  if (hotplug) return ['-m', `size=${hotplug.bootBytes / MiB}M,maxmem=${hotplug.maxBytes / MiB}M`];
   return ['-m', `${Math.ceil(bytes / MiB)}M`, ...renderHugepagesBackend(input, bytes)];
+}
+
+/**
+ * The virtio-mem device (KubeVirt's memory hotplug): a RAM backend of maxGuest − guestAtBoot and
+ * the device requesting guest − guestAtBoot; the launcher raises `requested-size` over QMP after a
+ * change. Rendered last so the other devices keep the PCI slots they have without it.
+ */
+export function renderVirtioMemArgs(input: ConverterInput): string[] {
+  const plan = resolveVirtioMem(input);
+  if (!plan) return [];
+  return [
+    '-object', renderJson({ 'qom-type': 'memory-backend-ram', id: VIRTIO_MEM_BACKEND_ID, size: plan.regionBytes }),
+    '-device', renderJson({ driver: 'virtio-mem-pci', id: VIRTIO_MEM_ID, memdev: VIRTIO_MEM_BACKEND_ID, 'block-size': plan.blockBytes, 'requested-size': plan.requestedBytes }),
+  ];
 }

@@ -31,7 +31,7 @@ describe('QEMU accepts the rendered command line', () => {
   it.each([
     ['minimal', 0], ['disk-buses', 7], ['containerdisk-qcow2-bootorder-serial', 2], ['machine-pc-i440fx', 1],
     ['interfaces-models-ports', 0], ['devices-inputs-rng-watchdog', 0], ['firmware-efi', 0], ['firmware-efi-secureboot', 0],
-    ['cpu-topology', 0], ['cpu-hotplug-maxsockets', 1], ['cpu-hotplug-after-hotadd', 1], ['firmware-uuid-serial', 0], ['emptydisk', 1],
+    ['cpu-topology', 0], ['cpu-hotplug-maxsockets', 1], ['cpu-hotplug-after-hotadd', 1], ['memory-hotplug-maxguest', 1], ['memory-hotplug-after-change', 1], ['firmware-uuid-serial', 0], ['emptydisk', 1],
     ['hyperv-clock-tcg', 1], ['clock-timezone', 1], ['devices-sound', 1], ['devices-sound-ac97', 1],
   ])('%s (%i disks)', async (name, disks) => {
     const podDir = mkdtempSync(join(root, 'pod-'));

@@ -8,7 +8,7 @@ import type { ConverterInput, ConverterOutput, FileToCreate } from './converter-
 import { POD_FILES } from '../protocol';
 import { invalid } from './converter-error';
 import { escapeOptValue, renderJson } from './qemu-opts';
-import { renderCpuArgs, renderMachineArgs, renderMemoryArgs, resolveMachine, resolveMemoryBytes, resolveTopology } from './qemu-args-compute';
+import { renderCpuArgs, renderMachineArgs, renderMemoryArgs, renderVirtioMemArgs, resolveMachine, resolveMemoryBytes, resolveTopology } from './qemu-args-compute';
 import { isSecureBoot, renderFirmwareArgs, renderIdentityArgs } from './qemu-args-firmware';
 import { renderDiskArgs } from './qemu-args-disks';
 import { renderNetArgs } from './qemu-args-net';
@@ -64,7 +64,7 @@ export function renderQemuArgs(input: ConverterInput): ConverterOutput {
     args.push('-device', renderJson({ driver: 'ich9-ahci', id: 'ahci0' }));
   }
   if (disks.usb || extra.usb) args.push('-device', renderJson({ driver: 'qemu-xhci', id: 'usb' }));
-  args.push(...disks.args, ...net.args, ...extra.args, ...renderTPMArgs(tpm, machine));
+  args.push(...disks.args, ...net.args, ...extra.args, ...renderTPMArgs(tpm, machine), ...renderVirtioMemArgs(input));
   if (input.incoming) args.push('-incoming', 'defer');
   return {
     binary: input.binary ?? QEMU_BINARY,

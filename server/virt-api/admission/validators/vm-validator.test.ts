@@ -40,6 +40,30 @@ describe('validateVM', () => {
   });
 });
 
+describe('validateVM: memory hotplug under LiveUpdate (KubeVirt\'s messages)', () => {
+  const live = { ...config, vmRolloutStrategy: 'LiveUpdate' };
+  const withMemory = (memory: object) => {
+    const vm = validVM();
+    vm.spec.template.spec.domain.memory = memory;
+    return vm;
+  };
+  const field = 'spec.template.spec.domain.memory.guest';
+  it.each([
+    ['guest above maxGuest', { guest: '4Gi', maxGuest: '2Gi' }, 'Guest memory is greater than the configured maxGuest memory'],
+    ['unaligned guest', { guest: '1025Mi', maxGuest: '4Gi' }, 'Guest memory must be 2Mi aligned'],
+    ['unaligned maxGuest', { guest: '1Gi', maxGuest: '4097Mi' }, 'MaxGuest must be 2Mi aligned'],
+    ['under 1Gi', { guest: '512Mi', maxGuest: '2Gi' }, 'Memory hotplug is only available for VMs with at least 1Gi of guest memory'],
+  ])('%s → 422', (_n, memory, message) => {
+    expect(validateVM(withMemory(memory), undefined, { config: live })).toEqual([expect.objectContaining({ field, message })]);
+  });
+  it('accepts a valid maxGuest', () => {
+    expect(validateVM(withMemory({ guest: '1Gi', maxGuest: '4Gi' }), undefined, { config: live })).toEqual([]);
+  });
+  it('does not check maxGuest under Stage (KubeVirt neither)', () => {
+    expect(validateVM(withMemory({ guest: '512Mi', maxGuest: '2Gi' }), undefined, { config })).toEqual([]);
+  });
+});
+
 describe('validateVM while a restore writes into the VM', () => {
   const restoring = (runStrategy: string, restoreInProgress?: string) => {
     const vm = validVM();

@@ -8,6 +8,7 @@ import { checkSchema } from './schema-check';
 import { OBJECT_META_SCHEMA } from './admission-schemas';
 import { validateVMISpec } from './vmi-spec-validator';
 import { validateMemoryRequired } from './domain-validator';
+import { validateLiveUpdateMemory } from '../../../../lib/kubevirt/memory-hotplug';
 import type { ValidationContext } from './vmi-validator';
 
 export const RUNNING_AND_RUN_STRATEGY_MESSAGE =
@@ -49,7 +50,17 @@ export function validateVM(vm: unknown, oldVM: unknown, ctx: ValidationContext):
   if (!specCauses.length && !usesInstancetype) {
     causes.push(...validateMemoryRequired(objectAt(template.spec) as unknown as VirtualMachineInstanceSpec, TEMPLATE_FIELD));
   }
+  if (!specCauses.length) causes.push(...validateLiveUpdateFeatures(objectAt(template.spec) as unknown as VirtualMachineInstanceSpec, ctx));
   return causes;
+}
+
+/** KubeVirt's validateLiveUpdateFeatures (memory): under LiveUpdate a maxGuest must allow memory hotplug. */
+function validateLiveUpdateFeatures(spec: VirtualMachineInstanceSpec, ctx: ValidationContext): Cause[] {
+  if (ctx.config.vmRolloutStrategy !== 'LiveUpdate') return [];
+  const maxGuest = spec.domain?.memory?.maxGuest;
+  if (maxGuest === undefined) return [];
+  const message = validateLiveUpdateMemory(spec, maxGuest);
+  return message ? [invalid(`${TEMPLATE_FIELD}.domain.memory.guest`, message)] : [];
 }
 
 /** KubeVirt: while a VirtualMachineRestore writes into the VM (`status.restoreInProgress`), its run strategy stays. */

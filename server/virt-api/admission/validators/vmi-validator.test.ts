@@ -147,8 +147,11 @@ describe('validateVMIUpdate', () => {
       'modification of the following reserved kubevirt.io/ labels on a VMI object is prohibited'],
     ['ordinary label change', (v) => { v.metadata.labels = { app: 'y' }; }, undefined, undefined],
     ['key order only', (v) => { v.spec = Object.fromEntries(Object.entries(v.spec).reverse()); }, undefined, undefined],
+    ['guest memory change by virt-controller (memory hotplug)', (v) => { v.spec.domain.memory = { guest: '2Gi', maxGuest: '4Gi' }; }, SA, undefined],
+    ['maxGuest change, even by virt-controller', (v) => { v.spec.domain.memory = { guest: '1Gi', maxGuest: '8Gi' }; }, SA, 'Memory maxGuest changed'],
   ])('%s', (_n, edit, username, message) => {
     const old = validVMI();
+    if (/memory|maxGuest/.test(_n)) old.spec.domain.memory = { guest: '1Gi', maxGuest: '4Gi' };
     const vmi = validVMI();
     edit(vmi);
     const causes = validateVMIUpdate(vmi, old, { config, user: { username } });

@@ -3,6 +3,7 @@ import { forbidden, invalid, notSupported, type Cause } from '../cause';
 import { isObject, objectAt } from '../json-shape';
 import { isKubeVirtServiceAccount, type AdmissionConfig } from '../admission-config';
 import { RESERVED_VMI_LABELS } from '../../../../lib/kubevirt/labels';
+import { parseQuantity } from '../../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstanceSpec } from '../../../../lib/kubevirt/vmi-spec-types';
 import { checkSchema } from './schema-check';
 import { OBJECT_META_SCHEMA } from './admission-schemas';
@@ -43,11 +44,20 @@ export function validateVMICreate(vmi: unknown, ctx: ValidationContext): Cause[]
 /** Only KubeVirt's components may change a VMI's spec or its reserved labels once it exists. */
 export function validateVMIUpdate(vmi: unknown, oldVMI: unknown, ctx: ValidationContext): Cause[] {
   if (!isObject(vmi) || !isObject(oldVMI)) return [invalid('', 'object in body must be of type object')];
-  if (isKubeVirtServiceAccount(ctx.config, ctx.user?.username)) return [];
+  if (isKubeVirtServiceAccount(ctx.config, ctx.user?.username)) return maxGuestChanged(vmi, oldVMI);
   if (JSON.stringify(canonical(vmi.spec)) !== JSON.stringify(canonical(oldVMI.spec))) {
     return [notSupported('spec', 'update of VMI object is restricted')];
   }
   return validateReservedLabels(vmi.metadata, oldVMI.metadata, true);
+}
+
+/** KubeVirt's vmi-update-admitter: a running VMI's memory.maxGuest (its virtio-mem region) is fixed. */
+function maxGuestChanged(vmi: Record<string, unknown>, oldVMI: Record<string, unknown>): Cause[] {
+  const maxGuest = (o: Record<string, unknown>) => objectAt(objectAt(objectAt(o.spec).domain).memory).maxGuest;
+  const before = maxGuest(oldVMI);
+  const after = maxGuest(vmi);
+  if (before === undefined || after === undefined) return [];
+  return parseQuantity(before) === parseQuantity(after) ? [] : [invalid('', 'Memory maxGuest changed')];
 }
 
 /** JSON with object keys sorted, so key order does not count as a change. */
