@@ -63,7 +63,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
 
   async handle<C extends CommandName>(cmd: C, args: CommandArgs<C>): Promise<unknown> {
     // read as every command's fields at once (all optional: a request may come without args); each case reads its own
-    const a = args as Partial<CommandArgs<'prepareIncoming'> & CommandArgs<'shutdown'> & CommandArgs<'freeze'> & NonNullable<CommandArgs<'screendump'>> & CommandArgs<'hotplug'> & CommandArgs<'setCPUs'>> | undefined;
+    const a = args as Partial<CommandArgs<'prepareIncoming'> & CommandArgs<'shutdown'> & CommandArgs<'freeze'> & NonNullable<CommandArgs<'screendump'>> & CommandArgs<'hotplug'> & CommandArgs<'setCPUs'> & CommandArgs<'setMemory'>> | undefined;
     switch (cmd) {
       case 'sync': return this.ensureDomain(a?.vmi, false, a?.inputs);
       case 'prepareIncoming': return this.prepareIncoming(a?.vmi, a?.allowPostCopy === true, a?.inputs);
