@@ -22,7 +22,7 @@ describe('kv node as a process: crash, restart, shutdown', () => {
   const podPids: number[] = [];
 
   function startNode(name: string, ...flags: string[]): ChildProcess {
-    const child = spawn(process.execPath, [KV_SCRIPT, 'node', '--name', name, '--data-dir', api.dataDir, '--kubeconfig', kubeconfig, '--allow-host-commands', ...flags], {
+    const child = spawn(process.execPath, [KV_SCRIPT, 'node', '--name', name, '--data-dir', api.dataDir, '--kubeconfig', kubeconfig, '--allow-host-commands', '--no-pod-network', ...flags], {
       stdio: 'ignore',
       env: { ...process.env, KV_LOG_LEVEL: 'warn' },
     });
