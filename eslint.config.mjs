@@ -44,12 +44,18 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
+      // product code has no explicit `any`; tests and their support code are held by the ratchet
+      // (scripts/lint/any-budget.mjs: a file may not gain one), see the override below
+      '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['warn', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       complexity: ['warn', 15],
       'max-depth': ['warn', 4],
       'max-params': ['warn', 5],
     },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', 'e2e/**', 'server/virt-api/admission/test-fixtures.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     files: ['**/*.mjs'],

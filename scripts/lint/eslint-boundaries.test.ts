@@ -48,6 +48,17 @@ describe('no new any (scripts/lint/any-budget.mjs, run by npm run lint)', () => 
     expect(result.messages.filter((m) => m.ruleId === '@typescript-eslint/no-explicit-any')).toHaveLength(2);
   });
 
+  it('npm run lint refuses any explicit any in product code; tests and their support code are left to the ratchet', async () => {
+    const lint = new ESLint({ cwd: root });
+    const code = 'export const f = (x: any): any => x;\n';
+    const anys = async (file: string) => (await lint.lintText(code, { filePath: `${root}/${file}` }))[0].messages.filter((m) => m.ruleId === '@typescript-eslint/no-explicit-any' && m.severity === 2).length;
+    expect(await anys('server/kube/x.ts')).toBe(2);
+    expect(await anys('lib/kubevirt/x.ts')).toBe(2);
+    expect(await anys('components/x.tsx')).toBe(2);
+    expect(await anys('server/kube/x.test.ts')).toBe(0);
+    expect(await anys('e2e/support/x.ts')).toBe(0);
+  });
+
   it.each([
     ['a new file with an any', { 'server/kube/new.ts': 1 }, {}, [['server/kube/new.ts', 1, 0]]],
     ['one more any in a file', { 'server/a.ts': 4 }, { 'server/a.ts': 3 }, [['server/a.ts', 4, 3]]],

@@ -11,6 +11,7 @@ import { nowTimestamp, objectKey, objectPrefix } from '../rest/codec/object-code
 import { updateObject } from '../rest/write/update-object';
 import { isGone } from './registry-lookup';
 import { ENDPOINT_ANNOTATION } from '../aggregation';
+import type { ApiObject } from '../rest/types/api-object';
 
 const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
 const APISERVICES = { group: 'apiregistration.k8s.io', resource: 'apiservices', namespaced: false };
@@ -63,7 +64,7 @@ export function startAPIServiceAvailabilityController(ctx: ApiContext): () => vo
       const cur = (api.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
       if (cur && cur.status === want.status && cur.reason === want.reason && cur.message === want.message) continue;
       try {
-        await updateObject(ctx, { rt: rt!, name: api.metadata.name, subresource: 'status', mutate: (o) => {
+        await updateObject(ctx, { rt: rt!, name: api.metadata.name, subresource: 'status', mutate: (o: ApiObject & { status?: { conditions?: { type: string; [field: string]: unknown }[] } }) => {
           delete o.metadata.resourceVersion;
           const others = (o.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'Available');
           const lastTransitionTime = cur?.status === want.status ? cur.lastTransitionTime : nowTimestamp();

@@ -6,6 +6,7 @@ import { updateObject } from '../rest/write/update-object';
 import { KeyQueue } from './key-queue';
 import { isGone } from './registry-lookup';
 import { startRelistingWatch } from './relisting-watch';
+import type { ApiObject } from '../rest/types/api-object';
 
 const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
 const RECHECK_MS = 1000;
@@ -48,7 +49,7 @@ export function startNamespaceController(ctx: ApiContext): () => void {
     if (!(ns.spec?.finalizers ?? []).includes(NAMESPACE_FINALIZER)) return;
     const rt = ctx.registry.find('', 'v1', 'namespaces')!;
     log.info({ namespace: name }, 'namespace content deleted, finalizing');
-    await updateObject(ctx, { rt, name, subresource: 'finalize', mutate: (o) => {
+    await updateObject(ctx, { rt, name, subresource: 'finalize', mutate: (o: ApiObject & { spec?: { finalizers?: string[] } }) => {
       delete o.metadata.resourceVersion;
       o.spec = { ...o.spec, finalizers: (o.spec?.finalizers ?? []).filter((f: string) => f !== NAMESPACE_FINALIZER) };
       return o;

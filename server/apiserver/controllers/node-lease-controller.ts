@@ -2,6 +2,7 @@ import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
 import { nowTimestamp, objectKey, objectPrefix } from '../rest/codec/object-codec';
 import { updateObject } from '../rest/write/update-object';
 import { isGone } from './registry-lookup';
+import type { ApiObject } from '../rest/types/api-object';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 export const REASON_NODE_STATUS_UNKNOWN = 'NodeStatusUnknown';
@@ -56,7 +57,7 @@ export function startNodeLeaseController(ctx: ApiContext, timeoutMs = DEFAULT_NO
       if (ready?.status === 'Unknown' || now - lastHeartbeat(node, leaseKv && JSON.parse(leaseKv.value)) <= timeoutMs) continue;
       log.info({ node: node.metadata.name }, 'node lease expired, marking Ready=Unknown');
       try {
-        await updateObject(ctx, { rt, name: node.metadata.name, subresource: 'status', mutate: (n) => {
+        await updateObject(ctx, { rt, name: node.metadata.name, subresource: 'status', mutate: (n: ApiObject & StoredNode) => {
           delete n.metadata.resourceVersion;
           n.status = { ...n.status, conditions: markConditionsUnknown(n, nowTimestamp()) };
           return n;

@@ -6,6 +6,7 @@ import { nowTimestamp } from '../codec/object-codec';
 import { badRequest, conflict, statusObject } from '../status-error';
 import { updateObject } from './update-object';
 import { writeOptionsFrom } from './write-options';
+import type { ApiObject } from '../types/api-object';
 
 const SUCCESS = { ...statusObject(201, '', ''), status: 'Success' };
 
@@ -13,12 +14,12 @@ const SUCCESS = { ...statusObject(201, '', ''), status: 'Success' };
 export async function handleBinding(r: ResourceRequest): Promise<void> {
   const body = parseBody(await readBody(r.req), r.req.headers['content-type']) as { target?: { name?: unknown } } | null;
   const node = body?.target?.name;
-  if (!node) throw badRequest('Binding.target.name is required');
+  if (typeof node !== 'string' || !node) throw badRequest('Binding.target.name is required');
   const { ctx, rt, info } = r;
   const rtMain = { ...rt, subresources: { status: false } };
   await updateObject(ctx, {
     rt: rtMain, namespace: info.namespace, name: info.name!,
-    mutate: (pod) => {
+    mutate: (pod: ApiObject & { spec: { nodeName?: string }; status: { conditions?: { type: string; [field: string]: unknown }[] } }) => {
       if (pod.spec?.nodeName) throw conflict(rt, info.name!, `pod ${info.name} is already assigned to node "${pod.spec.nodeName}"`);
       if (pod.metadata.deletionTimestamp) throw conflict(rt, info.name!, `pod ${info.name} is being deleted, cannot be assigned to a host`);
       pod.spec.nodeName = node;

@@ -14,13 +14,16 @@ import type { WriteOptions, WriteResult } from './write-options';
 
 const MAX_ATTEMPTS = 10;
 
-export interface UpdateInput {
+export interface UpdateInput<T extends ApiObject = ApiObject> {
   rt: ServedType;
   namespace?: string;
   name: string;
   subresource?: string;
-  /** computes the desired object from a copy of the current one (PUT: the body; PATCH: patched) */
-  mutate: (current: any) => any;
+  /**
+   * computes the desired object from a copy of the current one (PUT: the body; PATCH: patched); `T`
+   * is the stored kind's shape as the caller reads it (the store holds objects of `rt`'s kind)
+   */
+  mutate: (current: T) => unknown;
   /** called instead of 404 when the object does not exist (apply-patch create) */
   onMissing?: () => Promise<WriteResult>;
 }
@@ -42,9 +45,9 @@ function shouldDeleteAfterUpdate(rt: ServedType, obj: ApiObject): boolean {
 }
 
 /** the object the write asks for, after subresource rules, system metadata, schema and admission */
-async function desiredObject(ctx: ApiContext, input: UpdateInput, current: ApiObject, opts: WriteOptions, onFinish: (f: FinishWrite) => void): Promise<WriteResult> {
+async function desiredObject<T extends ApiObject>(ctx: ApiContext, input: UpdateInput<T>, current: ApiObject, opts: WriteOptions, onFinish: (f: FinishWrite) => void): Promise<WriteResult> {
   const { rt, namespace, name, subresource } = input;
-  const mutated: unknown = input.mutate(structuredClone(current));
+  const mutated: unknown = input.mutate(structuredClone(current) as T);
   checkBodyIdentity(rt, mutated, namespace, name);
   let next = mutated;
   const precondition = next.metadata.resourceVersion;
@@ -76,7 +79,7 @@ async function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, o
 }
 
 /** PUT / PATCH / status writes: compare-and-swap against the stored revision, retried on a lost race */
-export async function updateObject(ctx: ApiContext, input: UpdateInput, opts: WriteOptions): Promise<WriteResult> {
+export async function updateObject<T extends ApiObject = ApiObject>(ctx: ApiContext, input: UpdateInput<T>, opts: WriteOptions): Promise<WriteResult> {
   const { rt, name } = input;
   const key = objectKey(rt, input.namespace, name);
   for (let attempt = 1; ; attempt++) {
