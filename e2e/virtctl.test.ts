@@ -6,6 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycl
 import { isRunning } from './support/lifecycle-table';
 import { callRest, until } from './support/rest';
 import { createVM, demoVM, NS, readState } from './support/vm-fixtures';
+import { openGuestShell } from './support/guest-shell';
 
 const BOOT_MS = 120_000;
 /** the guest answers every connection on port 8080 with one line (no port declared in the VM) */
@@ -191,6 +193,36 @@ describe('virtctl', () => {
     const missing = await virtctl(['port-forward', 'vmi/nope', '80']);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/^can't access vmi\/nope: .*"nope" not found\n$/);
+  });
+
+  it('port-forward udp/ carries datagrams to the guest\'s port (the guest kernel counts them)', async () => {
+    // the demo guest's busybox has no UDP server: its kernel's Udp NoPorts counter sees each datagram to a closed port
+    const shell = await openGuestShell(c.admin, NS, 'demo');
+    const noPorts = async () => Number(await shell.run("awk '/^Udp:/ { if (++n == 2) print $3 }' /proc/net/snmp"));
+    const p = spawn(process.execPath, ['bin/virtctl.mjs', 'port-forward', 'vm/demo', 'udp/0:7'], { env: { ...process.env, KUBECONFIG: c.cluster.kubeconfig, HOME: '/nonexistent' } });
+    let err = '';
+    p.stderr.on('data', (d) => { err += d; });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        p.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(out); });
+        p.on('close', () => reject(new Error(`port-forward exited: ${out} ${err}`)));
+      });
+      const m = /^Forwarding from 127\.0\.0\.1:(\d+) -> 7\n$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const before = await noPorts();
+      const udp = createSocket('udp4');
+      for (let i = 0; i < 3; i++) {
+        udp.send(`datagram ${i}`, Number(m![1]), '127.0.0.1');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      udp.close();
+      await until('the guest saw 3 datagrams on port 7', async () => (await noPorts()) - before >= 3, 30_000);
+      expect(err).toBe('');
+    } finally {
+      p.kill('SIGINT');
+      shell.close();
+    }
   });
 
   it('expose vm creates a Service selecting the launcher Pod, owned by the VM', async () => {

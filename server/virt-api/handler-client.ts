@@ -75,7 +75,7 @@ export async function callHandler(ep: HandlerEndpoint, vmi: VirtualMachineInstan
  * be emitted before the caller listens; call `ws.resume()` after attaching 'message'. Rejects with
  * the handler's HTTP status as an ApiError.
  */
-export function dialHandlerStream(ep: HandlerEndpoint, vmi: VirtualMachineInstance, kind: 'vnc' | 'console' | `portforward/${number}/tcp`): Promise<WebSocket> {
+export function dialHandlerStream(ep: HandlerEndpoint, vmi: VirtualMachineInstance, kind: 'vnc' | 'console' | `portforward/${number}/${'tcp' | 'udp'}`): Promise<WebSocket> {
   const url = `${ep.url.replace(/^http/, 'ws')}${vmiPath(vmi, kind)}`;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers: { authorization: `Bearer ${ep.token}` }, handshakeTimeout: COMMAND_TIMEOUT_MS });

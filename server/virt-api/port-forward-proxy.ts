@@ -1,7 +1,7 @@
 /**
  * The `portforward` subresource of VMIs and VMs (`…/portforward/{port}` or `…/{port}/{protocol}`),
  * as KubeVirt serves it: a WebSocket (subprotocol plain.kubevirt.io) whose binary frames are the
- * bytes of one TCP connection to the guest's port. Authorized, validated and dialed through the
+ * bytes of one TCP connection to the guest's port, or its UDP datagrams one per frame. Authorized, validated and dialed through the
  * node's virt-handler BEFORE the upgrade, so a stopped VMI or a closed port is an HTTP status.
  */
 import type { IncomingMessage } from 'node:http';
@@ -20,13 +20,13 @@ const wss = new WebSocketServer({
 });
 
 /** `portforward/80`, `portforward/80/tcp` → port and protocol; a malformed one is a 400. */
-export function parsePortForwardSubresource(sub: string): { port: number; protocol: string } | undefined {
+export function parsePortForwardSubresource(sub: string): { port: number; protocol: 'tcp' | 'udp' } | undefined {
   if (sub !== 'portforward' && !sub.startsWith('portforward/')) return undefined;
   const [, port, protocol = 'tcp', ...extra] = sub.split('/');
   const n = Number(port);
   if (!port || extra.length || !/^\d+$/.test(port) || n < 1 || n > 65535) throw badRequest(`invalid port: ${JSON.stringify(port ?? '')} (must be 1-65535)`);
   if (protocol !== 'tcp' && protocol !== 'udp') throw badRequest(`invalid protocol: ${JSON.stringify(protocol)} (tcp or udp)`);
-  return { port: n, protocol };
+  return { port: n, protocol: protocol as 'tcp' | 'udp' };
 }
 
 function pump(client: WebSocket, upstream: WebSocket): void {
@@ -45,10 +45,9 @@ export async function servePortForward(ctx: SubresourceContext, caller: Caller, 
     if (!target) throw new ApiError(404, 'NotFound', `no stream ${path.subresource}`);
     if (!isOriginAllowed(req.headers.origin, req.headers.host, ctx.allowedOrigins)) throw new ApiError(403, 'Forbidden', `origin ${req.headers.origin} is not allowed`);
     await ctx.authorizer.check(caller, { verb: 'get', namespace: path.namespace, resource: path.resource, subresource: 'portforward', name: path.name });
-    if (target.protocol !== 'tcp') throw badRequest('only tcp ports can be forwarded by kubevirt-ts');
     const vmi = await getVMI(ctx, path.namespace, path.name);
     if (vmi.status?.phase !== 'Running') throw conflict(VMI_RESOURCE, path.name, 'VMI is not running');
-    const upstream = await dialHandlerStream(await resolveHandler(ctx.handlers, vmi), vmi, `portforward/${target.port}/tcp`);
+    const upstream = await dialHandlerStream(await resolveHandler(ctx.handlers, vmi), vmi, `portforward/${target.port}/${target.protocol}`);
     let upgraded = false;
     socket.once('close', () => { if (!upgraded) upstream.close(); });
     wss.handleUpgrade(req, socket, head, (client) => { upgraded = true; pump(client, upstream); });

@@ -22,7 +22,7 @@ import type { VMIHandler } from './vmi-handler';
 import { runFreeze, runVMIAction, type VMIAction } from './vmi-actions';
 import { PNG_CONTENT_TYPE, takeScreenshot } from './screenshot';
 import { requestPathname } from '../http/request-target';
-import { openGuestPort, parsePortForward, pumpPortForward } from './port-forward';
+import { openGuestPort, parsePortForward, pumpDatagrams, pumpPortForward } from './port-forward';
 
 export interface HandlerServerOptions {
   handler: Pick<VMIHandler, 'lookup' | 'enqueue' | 'connections'>;
@@ -97,10 +97,10 @@ async function handleUpgrade({ opts, wss, sessions }: Streams, req: IncomingMess
   const { namespace, name, sub } = parseRoute(req.url);
   const forward = parsePortForward(sub);
   if (forward) {
-    if (forward.protocol !== 'tcp') throw new HttpError(400, 'only tcp ports can be forwarded');
-    const guest = await openGuestPort(podFile(findRunning(opts, namespace, name).podDir, 'portForwardSocket'), forward.port);
+    const guest = await openGuestPort(podFile(findRunning(opts, namespace, name).podDir, 'portForwardSocket'), forward.port, forward.protocol);
     socket.once('close', () => guest.destroy());
-    return void wss.handleUpgrade(req, socket, head, (ws) => pumpPortForward(ws, guest));
+    const pump = forward.protocol === 'udp' ? pumpDatagrams : pumpPortForward;
+    return void wss.handleUpgrade(req, socket, head, (ws) => pump(ws, guest));
   }
   if (sub !== 'vnc' && sub !== 'console') throw new HttpError(404, `no stream ${sub}`);
   const { vmi, podDir } = findRunning(opts, namespace, name);

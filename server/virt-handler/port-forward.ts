@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { CloseCode } from './constants';
 import { HttpError } from './http-errors';
+import { DatagramDeframer, frameDatagram, MAX_DATAGRAM } from '../http/datagram-frames';
 
 const REPLY_TIMEOUT_MS = 7_000;
 const MAX_REPLY_BYTES = 512;
@@ -21,14 +22,14 @@ export function parsePortForward(sub: string): { port: number; protocol: 'tcp' |
   return { port, protocol: (m[2] ?? 'tcp') as 'tcp' | 'udp' };
 }
 
-/** Connects through the launcher to the guest's TCP port; resolves with the socket once the launcher said OK. */
-export function openGuestPort(socketPath: string, port: number): Promise<Socket> {
+/** Connects through the launcher to the guest's TCP or UDP port; resolves with the socket once the launcher said OK. */
+export function openGuestPort(socketPath: string, port: number, protocol: 'tcp' | 'udp' = 'tcp'): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const s = connect(socketPath);
     let buf = Buffer.alloc(0);
     const fail = (err: HttpError) => { clearTimeout(timer); s.destroy(); reject(err); };
     const timer = setTimeout(() => fail(new HttpError(504, `timed out connecting to port ${port} of the guest`)), REPLY_TIMEOUT_MS);
-    s.once('connect', () => s.write(`tcp ${port}\n`));
+    s.once('connect', () => s.write(`${protocol} ${port}\n`));
     s.on('error', (err) => fail(new HttpError(503, `cannot reach the launcher: ${err.message}`)));
     const onData = (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
@@ -46,6 +47,24 @@ export function openGuestPort(socketPath: string, port: number): Promise<Socket>
     };
     s.on('data', onData);
   });
+}
+
+/**
+ * Pumps one forwarded UDP port: each WebSocket message is one datagram to the guest, each datagram
+ * back one message (framed with its length on the launcher's socket).
+ */
+export function pumpDatagrams(ws: WebSocket, guest: Socket): void {
+  const deframer = new DatagramDeframer((payload) => { if (ws.readyState === ws.OPEN) ws.send(payload, { binary: true }); });
+  guest.on('data', (chunk: Buffer) => deframer.push(chunk));
+  guest.on('close', () => { if (ws.readyState === ws.OPEN) ws.close(CloseCode.GuestGone, 'guest port closed'); });
+  guest.on('error', () => guest.destroy());
+  ws.on('message', (data: Buffer | Buffer[] | ArrayBuffer) => {
+    const payload = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    if (payload.length <= MAX_DATAGRAM) guest.write(frameDatagram(payload));
+  });
+  ws.on('close', () => guest.end());
+  ws.on('error', () => guest.destroy());
+  guest.resume();
 }
 
 /** Pumps one port-forward stream until either side closes. */

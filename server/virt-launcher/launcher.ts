@@ -25,7 +25,7 @@ import { claimResolver, volumesDir } from './claim-mounts';
 import { HotplugDisks } from './hotplug-disks';
 import { CPUHotplugError, setSockets, type CPUTopologyNow } from './cpu-hotplug';
 import { MemoryHotplugError, currentGuestMemory, setGuestMemory, type GuestMemoryNow } from './memory-hotplug';
-import { GuestPorts, type GuestEndpoint } from './guest-ports';
+import { GuestPorts, type GuestEndpoint, type GuestProtocol } from './guest-ports';
 import { GUEST_NETWORK } from './converter/qemu-args-net';
 import { HugetlbfsResolver } from './hugetlbfs';
 import { canHidePaths } from './qemu-secrets';
@@ -109,9 +109,9 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   });
 
   /** Where a port-forward stream to the guest's TCP `port` connects (port-forward-server.ts). */
-  guestEndpoint(port: number): Promise<GuestEndpoint> {
+  guestEndpoint(port: number, protocol: GuestProtocol = 'tcp'): Promise<GuestEndpoint> {
     this.requireDomain();
-    return this.guestPorts.endpoint(port);
+    return this.guestPorts.endpoint(port, protocol);
   }
 
   private async hotplug(disks: unknown): Promise<{ name: string; target: string }[]> {

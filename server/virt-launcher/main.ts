@@ -87,7 +87,7 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
     void (launcher.domain?.running ? launcher.domain.kill() : Promise.resolve()).finally(() => process.exit(0));
   }, POD_DIR_CHECK_MS);
   podGone.unref();
-  const portForward = new PortForwardServer(podDir, (port) => launcher.guestEndpoint(port));
+  const portForward = new PortForwardServer(podDir, (port, protocol) => launcher.guestEndpoint(port, protocol));
   await portForward.listen();
   await server.listen();
   logger.info({ podDir }, 'launcher listening');

@@ -1,19 +1,22 @@
 /**
  * `<pod dir>/portforward.sock`: virt-handler opens one connection per forwarded stream and writes
- * one line, `tcp <port>\n`. The launcher (inside the Pod's network namespace) connects to the guest
- * port and answers `OK\n`, after which bytes flow both ways, or `ERR <message>\n` and closes.
+ * one line, `tcp <port>\n` or `udp <port>\n`. The launcher (inside the Pod's network namespace)
+ * connects to the guest port and answers `OK\n`, after which bytes flow both ways (for UDP, each
+ * datagram framed with its length: server/http/datagram-frames.ts), or `ERR <message>\n` and closes.
  */
+import { createSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { POD_FILES } from './protocol';
-import type { GuestEndpoint } from './guest-ports';
+import type { GuestEndpoint, GuestProtocol } from './guest-ports';
+import { DatagramDeframer, frameDatagram } from '../http/datagram-frames';
 
-const REQUEST = /^tcp (\d{1,5})$/;
+const REQUEST = /^(tcp|udp) (\d{1,5})$/;
 const MAX_REQUEST_BYTES = 64;
 const CONNECT_TIMEOUT_MS = 5_000;
 
-export type ResolveGuestPort = (port: number) => Promise<GuestEndpoint>;
+export type ResolveGuestPort = (port: number, protocol: GuestProtocol) => Promise<GuestEndpoint>;
 
 function dial(ep: GuestEndpoint): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -68,8 +71,10 @@ export class PortForwardServer {
     let guest: Socket;
     try {
       const m = REQUEST.exec(await readRequest(client));
-      if (!m) throw new Error('expected "tcp <port>"');
-      guest = await dial(await this.resolve(Number(m[1])));
+      if (!m) throw new Error('expected "tcp <port>" or "udp <port>"');
+      const endpoint = await this.resolve(Number(m[2]), m[1] as GuestProtocol);
+      if (m[1] === 'udp') return relayDatagrams(client, endpoint);
+      guest = await dial(endpoint);
     } catch (err) {
       if (client.writable) client.end(`ERR ${(err as Error).message}\n`);
       return;
@@ -82,4 +87,21 @@ export class PortForwardServer {
     guest.pipe(client);
     client.resume();
   }
+}
+
+/** one UDP "connection": datagrams to the guest's port from one socket, its answers framed back */
+function relayDatagrams(client: Socket, ep: GuestEndpoint): void {
+  const udp = createSocket('udp4');
+  const close = () => { try { udp.close(); } catch { /* already closed */ } client.destroy(); };
+  // a closed guest port answers with ICMP port unreachable: UDP's "no one there", not the end of the stream
+  const onSendError = (err: (Error & { code?: string }) | null) => { if (err && err.code !== 'ECONNREFUSED') close(); };
+  udp.on('error', (err: Error & { code?: string }) => onSendError(err));
+  udp.on('message', (msg) => { if (client.writable) client.write(frameDatagram(msg)); });
+  udp.connect(ep.port, ep.host, () => {
+    const deframer = new DatagramDeframer((payload) => udp.send(payload, onSendError));
+    client.on('data', (chunk: Buffer) => deframer.push(chunk));
+    client.on('close', close);
+    client.write('OK\n');
+    client.resume();
+  });
 }

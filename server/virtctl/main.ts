@@ -31,7 +31,7 @@ export const COMMANDS: Record<string, Command> = {
   'soft-reboot': { usage: 'soft-reboot VMI', describe: 'Soft reboot a virtual machine instance', run: softRebootCommand },
   console: { usage: 'console VMI', describe: 'Connect to a console of a virtual machine instance.', run: (a, o) => consoleCommand(a, o) },
   vnc: { usage: 'vnc VMI [--proxy-only] [--port N] [--address A] [--preserve-session]', describe: 'Open a VNC connection to a virtual machine instance.', run: (a, o) => vncCommand(a, o) },
-  'port-forward': { usage: 'port-forward TYPE/NAME[.NAMESPACE] PORT[:REMOTE]... [--address A] [--stdio]', describe: 'Forward local ports to a virtualmachine or virtualmachineinstance.', run: (a, o) => portForwardCommand(a, o) },
+  'port-forward': { usage: 'port-forward TYPE/NAME[.NAMESPACE] [tcp/|udp/]PORT[:REMOTE]... [--address A] [--stdio]', describe: 'Forward local ports to a virtualmachine or virtualmachineinstance.', run: (a, o) => portForwardCommand(a, o) },
   ssh: { usage: 'ssh [USER@]TYPE/NAME[.NAMESPACE] [-i FILE] [-l USER] [-p PORT] [-c COMMAND] [--known-hosts FILE] [--local-ssh-opts OPT]...', describe: 'Open a SSH connection to a virtual machine instance.', run: sshCommand },
   scp: { usage: 'scp [-r] SRC DST (one of them [USER@]TYPE/NAME[.NAMESPACE]:PATH) [-i FILE] [-l USER] [-p PORT] [--known-hosts FILE]', describe: 'SCP files from/to a virtual machine instance.', run: scpCommand },
   expose: { usage: 'expose vm|vmi NAME --name SVC [--port P] [--target-port T] [--type ClusterIP|NodePort|LoadBalancer]', describe: 'Expose a virtual machine instance as a new service.', run: exposeCommand },

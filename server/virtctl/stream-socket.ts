@@ -11,7 +11,7 @@ import { ApiCallError, statusMessage } from './api-request';
 
 export const PLAIN_SUBPROTOCOL = 'plain.kubevirt.io';
 
-export async function openStream(kc: KubeConfig, namespace: string, name: string, kind: 'console' | 'vnc' | `portforward/${number}/tcp`, query = '', resource: ResourceDescriptor = VirtualMachineInstanceResource): Promise<WebSocket> {
+export async function openStream(kc: KubeConfig, namespace: string, name: string, kind: 'console' | 'vnc' | `portforward/${number}/${'tcp' | 'udp'}`, query = '', resource: ResourceDescriptor = VirtualMachineInstanceResource): Promise<WebSocket> {
   const server = kc.getCurrentCluster()?.server;
   if (!server) throw new ApiCallError(0, 'the kubeconfig has no current cluster');
   const url = new URL(server.replace(/\/$/, '') + subresourcePath(resource, namespace, name, kind) + query);

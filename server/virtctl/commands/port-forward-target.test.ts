@@ -17,15 +17,22 @@ describe('virtctl port-forward arguments', () => {
   });
 
   it.each([
-    ['22', { local: 22, remote: 22 }],
-    ['2222:22', { local: 2222, remote: 22 }],
-    ['0:80', { local: 0, remote: 80 }],
-    [':80', { local: 0, remote: 80 }],
+    ['22', { local: 22, remote: 22, protocol: 'tcp' }],
+    ['2222:22', { local: 2222, remote: 22, protocol: 'tcp' }],
+    ['0:80', { local: 0, remote: 80, protocol: 'tcp' }],
+    [':80', { local: 0, remote: 80, protocol: 'tcp' }],
+    ['tcp/22', { local: 22, remote: 22, protocol: 'tcp' }],
+    ['udp/8080:9090', { local: 8080, remote: 9090, protocol: 'udp' }],
+    ['UDP/53', { local: 53, remote: 53, protocol: 'udp' }],
   ])('ports %s', (arg, want) => {
     expect(parsePortPair(arg)).toEqual(want);
   });
 
-  it.each(['0', '70000', 'http', '1:2:3', '80:0', '-1'])('refuses ports %s', (arg) => {
+  it.each(['0', '70000', 'http', '1:2:3', '80:0', '-1', 'udp/0'])('refuses ports %s', (arg) => {
     expect(() => parsePortPair(arg)).toThrow(/invalid port/);
+  });
+
+  it('refuses a protocol other than tcp or udp', () => {
+    expect(() => parsePortPair('sctp/80')).toThrow("invalid protocol 'sctp': tcp or udp");
   });
 });

@@ -1,10 +1,13 @@
 /**
- * `virtctl port-forward TYPE/NAME[.NAMESPACE] PORT[:REMOTE]... [--address A] [--stdio]`: each
- * connection to a local port opens its own `portforward/<remote>/tcp` WebSocket to the guest. With
+ * `virtctl port-forward TYPE/NAME[.NAMESPACE] [udp/]PORT[:REMOTE]... [--address A] [--stdio]`: each
+ * connection to a local port opens its own `portforward/<remote>/tcp` WebSocket to the guest; a UDP
+ * port opens one `portforward/<remote>/udp` WebSocket per client address (as virtctl does), a
+ * datagram per message each way. With
  * --stdio one port is carried over stdin/stdout (ssh's ProxyCommand). The VM or VMI is looked up
  * before the ports are announced, so a wrong name is an error at once; a guest port that is not
  * listening yet only fails the connection that tried it (as kubectl port-forward behaves).
  */
+import { createSocket, type RemoteInfo } from 'node:dgram';
 import net from 'node:net';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { resourcePath, VirtualMachineInstanceResource, VirtualMachineResource } from '../../../lib/kubevirt/resources';
@@ -21,8 +24,8 @@ interface Dialer { kc: KubeConfig; namespace: string; target: ForwardTarget }
 
 const resourceOf = (t: ForwardTarget) => (t.kind === 'vm' ? VirtualMachineResource : VirtualMachineInstanceResource);
 
-function dial(d: Dialer, remote: number) {
-  return openStream(d.kc, d.namespace, d.target.name, `portforward/${remote}/tcp`, '', resourceOf(d.target)).catch((err: unknown) => {
+function dial(d: Dialer, remote: number, protocol: 'tcp' | 'udp' = 'tcp') {
+  return openStream(d.kc, d.namespace, d.target.name, `portforward/${remote}/${protocol}`, '', resourceOf(d.target)).catch((err: unknown) => {
     throw new VirtctlError(`can't access ${d.target.kind}/${d.target.name}: ${err instanceof Error ? err.message : String(err)}`);
   });
 }
@@ -35,7 +38,36 @@ function splice(sock: NodeJS.ReadableStream & { destroy?: () => void }, write: (
   ws.on('close', end);
 }
 
-async function listen(d: Dialer, pair: PortPair, address: string, out: Output): Promise<net.Server> {
+type Closable = { close(): void };
+
+/** a local UDP port: each client address gets its own stream to the guest's port */
+async function listenUdp(d: Dialer, pair: PortPair, address: string, out: Output): Promise<Closable> {
+  const sock = createSocket('udp4');
+  const clients = new Map<string, Promise<Awaited<ReturnType<typeof dial>>>>();
+  const streamFor = (from: RemoteInfo) => {
+    const id = `${from.address}:${from.port}`;
+    let ws = clients.get(id);
+    if (!ws) {
+      ws = dial(d, pair.remote, 'udp');
+      clients.set(id, ws);
+      ws.then((s) => {
+        s.on('message', (data: Buffer) => sock.send(data, from.port, from.address));
+        s.on('close', () => clients.delete(id));
+      }, (err: unknown) => { out.stderr(`${(err as Error).message}\n`); clients.delete(id); });
+    }
+    return ws;
+  };
+  sock.on('message', (msg, from) => { streamFor(from).then((s) => s.send(msg), () => undefined); });
+  await new Promise<void>((resolve, reject) => {
+    sock.once('error', (err) => reject(new VirtctlError(`can't listen on ${address}:${pair.local}: ${err.message}`)));
+    sock.bind(pair.local, address, () => resolve());
+  });
+  out.stdout(`Forwarding from ${address}:${sock.address().port} -> ${pair.remote}\n`);
+  return { close: () => { for (const ws of clients.values()) ws.then((s) => s.close(), () => undefined); sock.close(); } };
+}
+
+async function listen(d: Dialer, pair: PortPair, address: string, out: Output): Promise<Closable> {
+  if (pair.protocol === 'udp') return listenUdp(d, pair, address, out);
   const server = net.createServer((sock) => {
     sock.pause();
     dial(d, pair.remote).then((ws) => {
@@ -60,7 +92,7 @@ export async function portForwardCommand(argv: string[], out: Output, signal?: A
   const { kc, namespace } = loadClientConfig({ ...global, namespace: target.namespace ?? global.namespace });
   const d: Dialer = { kc, namespace, target };
   if (values.stdio === true) {
-    if (pairs.length !== 1) throw new UsageError('--stdio forwards exactly one port');
+    if (pairs.length !== 1 || pairs[0].protocol !== 'tcp') throw new UsageError('--stdio forwards exactly one tcp port');
     const ws = await dial(d, pairs[0].remote);
     return new Promise<void>((resolve) => splice(process.stdin, (b) => process.stdout.write(b), ws, resolve));
   }
