@@ -62,6 +62,7 @@ export function LiveSize({ vm, vmi, canWrite }: { vm: VirtualMachine; vmi?: Virt
         <dd data-testid="size-state" data-state={view.state}>
           <span className={`font-medium ${TONE[view.state]}`}>{view.stateText}</span>
           {view.detail && <span data-testid="size-detail" className="block text-xs text-slate-600 dark:text-slate-300">{view.detail}</span>}
+          {view.why && <span data-testid="size-why" className="block text-xs text-slate-600 dark:text-slate-300">{view.why}</span>}
         </dd>
       </dl>
       {view.instancetype ? (

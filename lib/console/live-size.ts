@@ -33,6 +33,8 @@ export interface LiveSizeView {
   /** the state in words (`Applied live`, `Needs a restart`…) and its detail (the condition's message) */
   stateText: string;
   detail?: string;
+  /** for a restart: what in the CPU change could not go live, when the page can tell */
+  why?: string;
 }
 
 /** What the user last applied from the panel (its result is `applied` once the VMI reports it). */
@@ -56,6 +58,15 @@ function cpuOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined) {
 function memoryOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined) {
   const q = vmi?.status?.memory?.guestCurrent ?? vmi?.spec.domain.memory?.guest ?? vm.spec.template.spec.domain.memory?.guest;
   return { bytes: parseQuantity(q), maxGuestBytes: vmi ? parseQuantity(vmi.spec.domain.memory?.maxGuest) : undefined };
+}
+
+/** The CPU side of a RestartRequired the page can explain (the condition's message is KubeVirt's generic one). */
+function whyRestart(wanted: number, have: number, max: number | undefined): string | undefined {
+  if (wanted === have) return undefined;
+  if (wanted < have) return 'removing vCPUs needs a restart';
+  if (!max) return 'this guest was started without room for more vCPUs';
+  if (wanted > max) return `${wanted} sockets asked, this guest goes up to ${max} live`;
+  return undefined;
 }
 
 /** A migration of this VMI that started and has not ended (a workload update moving it to a bigger Pod). */
@@ -82,7 +93,7 @@ export function liveSizeView(vm: VirtualMachine, vmi: VirtualMachineInstance | u
   if (!live) return { ...base, state: 'stopped', stateText: 'Not running: a change applies when it next starts' };
 
   const restart = cond(vm.status?.conditions, 'RestartRequired');
-  if (restart?.status === 'True') return { ...base, state: 'restart', stateText: 'Needs a restart', detail: restart.message };
+  if (restart?.status === 'True') return { ...base, state: 'restart', stateText: 'Needs a restart', detail: restart.message, why: whyRestart(wantedSockets, cpu.sockets, cpu.maxSockets) };
   const cpuChange = cond(live.status?.conditions, 'HotVCPUChange');
   const memChange = cond(live.status?.conditions, 'HotMemoryChange');
   if (cpuChange?.status === 'True' && cpuChange.reason === 'HotVCPUChangeFailed') return { ...base, state: 'failed', stateText: 'Not applied', detail: cpuChange.message };
