@@ -1,7 +1,7 @@
 'use client';
 /** The VM page's Size panel: vCPUs and memory now and how far they go live; change them and see what came of it. */
 import { resourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
-import { useEffect, useState, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import type { VirtualMachine, VirtualMachineInstance } from '@/lib/kubevirt';
 import type { ApiFailure } from '@/lib/console/api-status';
 import { liveSizePatch, liveSizeView, type AppliedChange, type LiveSizeState } from '@/lib/console/live-size';
@@ -31,11 +31,16 @@ export function LiveSize({ vm, vmi, canWrite }: { vm: VirtualMachine; vmi?: Virt
   const [failure, setFailure] = useState<ApiFailure>();
   const [busy, setBusy] = useState(false);
   const toast = useToast();
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
+  // the VM changed (here or elsewhere): show its values unless the user is typing; not on Apply
+  // itself, which would flash the old values until the watch brings the patched VM
+  const reset = () => { setSockets(String(view.wantedSockets)); setMemory(view.wantedMemory ?? ''); };
   useEffect(() => {
-    if (dirty) return;
+    if (dirtyRef.current) return;
     setSockets(String(view.wantedSockets));
     setMemory(view.wantedMemory ?? '');
-  }, [view.wantedSockets, view.wantedMemory, dirty]);
+  }, [view.wantedSockets, view.wantedMemory]);
   const { patch, error } = liveSizePatch(vm, { sockets, memory });
   const apply = async () => {
     if (!patch) return;
@@ -83,7 +88,7 @@ export function LiveSize({ vm, vmi, canWrite }: { vm: VirtualMachine; vmi?: Virt
           <ServerErrors failure={failure} />
           <div className="flex gap-2">
             <Button type="submit" variant="primary" disabled={!patch || busy}>{busy ? 'Applying…' : 'Apply'}</Button>
-            <Button variant="ghost" disabled={!dirty} onClick={() => { setDirty(false); setFailure(undefined); }}>Reset</Button>
+            <Button variant="ghost" disabled={!dirty} onClick={() => { setDirty(false); setFailure(undefined); reset(); }}>Reset</Button>
           </div>
         </form>
       )}
