@@ -2,7 +2,7 @@
  * The VM page's Size panel on a real `kv up` cluster: with the KubeVirt CR's vmRolloutStrategy
  * LiveUpdate, a demo VM started with 1 socket is raised to 2 vCPUs from the page — the page shows
  * 2 vCPUs and "Applied live" while the same VMI keeps running; 5 sockets (past the VMI's maxSockets
- * 4) shows "Needs a restart" with the VM's RestartRequired message and why; 300 sockets are refused by
+ * 4) shows "Needs a restart" with the VM's RestartRequired message and why; 600 sockets (past 512 vCPUs) are refused by
  * admission and the page shows the server's message. CPU only: the demo VM's 128Mi
  * is below memory hotplug's 1Gi minimum, and a memory change is a live migration (too slow for this
  * journey; e2e/memory-hotplug.test.ts covers it with kubectl). The VM is deleted and the CR's
@@ -90,9 +90,9 @@ test('5 sockets is past maxSockets: needs a restart, with the reason', async () 
 });
 
 test('a PATCH the server refuses shows its message; the VM keeps what it had', async () => {
-  await page.locator('input[name="sockets"]').fill('300');
+  await page.locator('input[name="sockets"]').fill('600');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'sockets × cores × threads (300) must not exceed 288 vCPUs' }).first()).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'sockets × cores × threads (600) must not exceed 512 vCPUs' }).first()).toBeVisible();
   expect((await getObject<VirtualMachine>(VM_PATH))!.spec.template.spec.domain.cpu?.sockets).toBe(5);
   await snap(page, 'size-refused');
 });
