@@ -13,6 +13,8 @@ test.describe.configure({ mode: 'serial' });
 const VM = 'e2e-typed';
 const NS = 'default';
 let page: Page;
+/** the Details card (the Size card has its own vCPU and memory rows) */
+const details = () => page.locator('section', { has: page.getByRole('heading', { name: 'Details', exact: true }) });
 
 test.beforeAll(async ({ browser }) => {
   page = await browser.newPage();
@@ -51,8 +53,8 @@ test('create it and see it Running with the instance type shown', async () => {
   await expect(page.getByTestId('vm-instancetype')).toHaveText('u1.nano');
   await expect(page.getByTestId('vm-preference')).toHaveText('demo');
   // CPU and memory of the running VMI (the template has none)
-  await expect(page.locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
-  await expect(page.locator('dt', { hasText: 'CPU' }).locator('xpath=following-sibling::dd[1]')).toHaveText('1 vCPU');
+  await expect(details().locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
+  await expect(details().locator('dt', { hasText: 'CPU' }).locator('xpath=following-sibling::dd[1]')).toHaveText('1 vCPU');
   await snap(page, 'typed-running');
   const vm = (await getObject<VirtualMachine>(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`))!;
   expect(vm.spec.instancetype).toMatchObject({ name: 'u1.nano', kind: 'VirtualMachineClusterInstancetype' });
@@ -67,7 +69,7 @@ test('stopped, it still shows the size of its instance type', async () => {
   await page.locator('[data-action="stop"]').click();
   await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
   await expect(page.locator('[data-status="Stopped"]').first()).toBeVisible({ timeout: 120_000 });
-  await expect(page.locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
+  await expect(details().locator('dt', { hasText: 'Memory' }).locator('xpath=following-sibling::dd[1]')).toHaveText('512 MiB');
   await expect(page.getByTestId('vm-instancetype')).toHaveText('u1.nano');
   await snap(page, 'typed-stopped');
 });

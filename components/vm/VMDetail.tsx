@@ -19,6 +19,7 @@ import { ConditionsList } from './ConditionsList';
 import { DisksAndInterfaces } from './DisksAndInterfaces';
 import { VMServices } from './VMServices';
 import { GuestFacts } from './GuestFacts';
+import { LiveSize } from './LiveSize';
 import { EventsList } from './EventsList';
 import { MetricsCharts } from './MetricsCharts';
 import { MigrationHistory } from './MigrationHistory';
@@ -128,6 +129,7 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
               <dt className="text-slate-500 dark:text-slate-400">Launcher</dt><dd className="truncate">{pod?.metadata.name ?? '—'}</dd>
             </dl>
           </Card>
+          <LiveSize vm={vm} vmi={vmi} canWrite={session.canWrite} />
           <GuestFacts vmi={vmi} />
           </div>
         </div>
