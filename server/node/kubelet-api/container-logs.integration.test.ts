@@ -1,25 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../../apiserver/kubeconfig';
 import { dataPaths } from '../../data-dir';
 import { criLogText } from '../../kube/cri-log';
-import { startTestServer, type TestServer } from '../../apiserver/testing/test-server';
-import { makeKubeClients, type KubeClients } from '../../kube/clients';
-import { makeKubeConfig } from '../../kube/kubeconfig';
+import type { TestServer } from '../../apiserver/testing/test-server';
+import type { KubeClients } from '../../kube/clients';
 import { waitFor } from '../../kube/testing/wait-for';
-import { Kubelet } from '../kubelet';
-import { makeKubectl, type Kubectl } from '../../../e2e/support/kubectl';
+import { startKubeletHarness, type KubeletHarness } from '../testing/kubelet-harness';
+import type { Kubectl } from '../../../e2e/support/kubectl';
 
 const NODE = 'node-logs';
+let h: KubeletHarness;
 let t: TestServer;
-let home: string;
 let c: KubeClients;
-let kubelet: Kubelet;
-let running: Promise<void>;
-const stop = new AbortController();
 
 let adminKubectl: Kubectl;
 let viewerKubectl: Kubectl;
@@ -40,26 +34,11 @@ async function runningPod(name: string): Promise<V1Pod> {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-logs-home-'));
-  writeKubeconfig(join(home, 'admin'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
-  writeKubeconfig(join(home, 'viewer'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.viewerToken });
-  adminKubectl = makeKubectl(join(home, 'admin'), '20s');
-  viewerKubectl = makeKubectl(join(home, 'viewer'), '20s');
-  const kc = makeKubeConfig({ server: t.srv.url, token: t.srv.adminToken, caPem: t.srv.caPem });
-  c = makeKubeClients(kc);
-  kubelet = new Kubelet({ kc, nodeName: NODE, dataDir: t.dataDir, leaseIntervalMs: 500, stopPodsOnExit: true, allowHostCommands: true, podNetwork: false });
-  running = kubelet.run(stop.signal);
-  await waitFor(async () => ((await c.core.readNode({ name: NODE }).catch(() => undefined))?.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) > 0, 15_000, 'kubelet endpoint published');
+  h = await startKubeletHarness(NODE);
+  ({ t, c, admin: adminKubectl, viewer: viewerKubectl } = h);
 }, 60_000);
-
 afterAll(async () => {
-  stop.abort();
-  await running;
-  adminKubectl?.dispose();
-  viewerKubectl?.dispose();
-  await t?.close();
-  rmSync(home, { recursive: true, force: true });
+  await h?.close();
 });
 
 describe('kubectl logs through the kubelet API', () => {

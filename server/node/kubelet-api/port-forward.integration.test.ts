@@ -5,30 +5,22 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../../apiserver/kubeconfig';
-import { startTestServer, type TestServer } from '../../apiserver/testing/test-server';
-import { makeKubeClients, type KubeClients } from '../../kube/clients';
-import { makeKubeConfig } from '../../kube/kubeconfig';
+import type { TestServer } from '../../apiserver/testing/test-server';
+import type { KubeClients } from '../../kube/clients';
 import { waitFor } from '../../kube/testing/wait-for';
-import { Kubelet } from '../kubelet';
-import { makeKubectl, type Kubectl } from '../../../e2e/support/kubectl';
+import { startKubeletHarness, type KubeletHarness } from '../testing/kubelet-harness';
+import type { Kubectl } from '../../../e2e/support/kubectl';
 
 const NODE = 'node-pfwd';
 const BIG = 1024 * 1024 + 17; // more than one SPDY DATA frame and one WebSocket message
+let h: KubeletHarness;
 let t: TestServer;
-let home: string;
 let c: KubeClients;
-let kubelet: Kubelet;
-let running: Promise<void>;
-const stop = new AbortController();
 let admin: Kubectl;
 let viewer: Kubectl;
 let webPort: number;
@@ -88,17 +80,8 @@ function get(port: number, path: string): Promise<{ status: number; body: Buffer
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 beforeAll(async () => {
-  t = await startTestServer();
-  home = mkdtempSync(join(tmpdir(), 'kv-pfwd-home-'));
-  writeKubeconfig(join(home, 'admin'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.adminToken });
-  writeKubeconfig(join(home, 'viewer'), { server: t.srv.url, caPem: t.srv.caPem, token: t.srv.viewerToken });
-  admin = makeKubectl(join(home, 'admin'), '20s');
-  viewer = makeKubectl(join(home, 'viewer'), '20s');
-  const kc = makeKubeConfig({ server: t.srv.url, token: t.srv.adminToken, caPem: t.srv.caPem });
-  c = makeKubeClients(kc);
-  kubelet = new Kubelet({ kc, nodeName: NODE, dataDir: t.dataDir, leaseIntervalMs: 500, stopPodsOnExit: true, allowHostCommands: true, podNetwork: false });
-  running = kubelet.run(stop.signal);
-  await waitFor(async () => ((await c.core.readNode({ name: NODE }).catch(() => undefined))?.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) > 0, 15_000, 'kubelet endpoint published');
+  h = await startKubeletHarness(NODE);
+  ({ t, c, admin, viewer } = h);
   [webPort, closedPort] = [await freePort(), await freePort()];
   await c.core.createNamespacedPod({ namespace: 'default', body: webPod(webPort, closedPort) });
   const pod = await waitFor(async () => {
@@ -111,12 +94,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const p of started) p.kill();
-  stop.abort();
-  await running;
-  admin?.dispose();
-  viewer?.dispose();
-  await t?.close();
-  rmSync(home, { recursive: true, force: true });
+  await h?.close();
 });
 
 describe('kubectl port-forward to a Pod', () => {
