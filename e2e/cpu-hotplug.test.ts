@@ -5,9 +5,8 @@
  * reboot) and the VMI's status.currentCPUTopology follows; a socket count past maxSockets sets
  * RestartRequired instead, and the restart boots the guest with all of them.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guestConsoleLog } from './support/guest-console-log';
 import { makeKubectl, type Kubectl } from './support/kubectl';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { callRest, until } from './support/rest';
@@ -34,15 +33,7 @@ afterAll(async () => {
   await c?.stop();
 });
 
-async function consoleLog(): Promise<string> {
-  const vmi = await readVMI(c.admin, VM);
-  const pods = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`kubevirt.io/created-by=${vmi.metadata.uid}`)}`)).body.items;
-  try {
-    return readFileSync(join(c.cluster.dataDir, 'nodes', pods[0].spec.nodeName, 'pods', pods[0].metadata.uid, 'guest-console-log.log'), 'utf8');
-  } catch {
-    return '';
-  }
-}
+const consoleLog = () => guestConsoleLog(c.admin, c.cluster.dataDir, NS, VM);
 const lastNproc = async () => [...(await consoleLog()).matchAll(/kv-nproc=(\d+)/g)].at(-1)?.[1];
 const patchSockets = (sockets: number) => kubectl.run('patch', 'vm', VM, '--type', 'merge', '-p', JSON.stringify({ spec: { template: { spec: { domain: { cpu: { sockets } } } } } }));
 const restartRequired = async () => (await readVM(c.admin, VM))?.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'RestartRequired' && x.status === 'True');

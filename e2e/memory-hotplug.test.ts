@@ -6,10 +6,8 @@
  * its serial console), same VMI, no reboot, and status.memory shows it. Past maxGuest →
  * RestartRequired.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { criLogText } from '../server/kube/cri-log';
+import { guestConsoleLog } from './support/guest-console-log';
 import { makeKubectl, type Kubectl } from './support/kubectl';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { callRest, until } from './support/rest';
@@ -38,18 +36,7 @@ afterAll(async () => {
   await c?.stop();
 });
 
-async function consoleLog(): Promise<string> {
-  const vmi = await readVMI(c.admin, VM);
-  const node = vmi?.status?.nodeName;
-  const pods = (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(`kubevirt.io/created-by=${vmi.metadata.uid}`)}`)).body.items
-    .filter((p: { spec: { nodeName: string } }) => p.spec.nodeName === node);
-  let out = '';
-  for (const pod of pods) {
-    // CRI records: a line the guest wrote in two pieces is two records (P, then F), joined by criLogText
-    try { out += criLogText(readFileSync(join(c.cluster.dataDir, 'nodes', pod.spec.nodeName, 'pods', pod.metadata.uid, 'guest-console-log.log'))); } catch { /* not yet */ }
-  }
-  return out;
-}
+const consoleLog = () => guestConsoleLog(c.admin, c.cluster.dataDir, NS, VM);
 /** until(), with the guest's console tail in the error (what the guest did instead) */
 async function untilGuest<T>(what: string, fn: () => Promise<T>, ms: number): Promise<T> {
   try {
