@@ -35,6 +35,7 @@ import { serveSubresource } from './subresource-handlers';
 import { parseSubresourcePath } from './subresource-path';
 import { requestPathname } from '../http/request-target';
 import { VncSessions } from './vnc-sessions';
+import { warmAdmissionSchemas } from './admission/validators/admission-schemas';
 
 const apiLog = log.child({ component: 'virt-api' });
 const WEBHOOK_PATH = /^\/(mutate|validate)-[a-z]+$/;
@@ -130,6 +131,11 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (opts.register !== false) await untilServed('registration', () => registerVirtApi(kc, { url, host, port, caPem: cert.caPem }));
   apiLog.info({ url }, 'virt-api ready');
+  setImmediate(() => {
+    const started = performance.now();
+    try { warmAdmissionSchemas(); } catch (err) { apiLog.error({ err }, 'compiling the admission schemas failed'); return; }
+    apiLog.debug({ ms: Math.round(performance.now() - started) }, 'admission schemas compiled');
+  });
   return {
     url, port,
     close: () => new Promise<void>((resolve) => { configAbort.abort(); server.close(() => resolve()); for (const s of sockets) s.destroy(); }),
