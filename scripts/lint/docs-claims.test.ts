@@ -31,6 +31,8 @@ function walk(dir: string, keep: (name: string) => boolean): string[] {
 }
 
 const DOCS = ['README.md', ...walk('docs', (n) => n.endsWith('.md'))];
+let codeFiles: string[] | undefined;
+const CODE_FILES = () => (codeFiles ??= CODE_DIRS.flatMap((d) => walk(d, () => true)));
 const docText = new Map(DOCS.map((d) => [d, read(d)]));
 
 /** the code spans of a doc: inline `…` and the lines of fenced blocks */
@@ -49,6 +51,22 @@ export function namedPaths(text: string): string[] {
   }
   return out;
 }
+
+/** paths written in plain text (not in backticks or links) that name a file by its extension or a folder by its slash */
+export function plainPaths(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|[\s(])((?:server|e2e|bench|scripts|deploy|docs|lib|components|app|examples|bin|types)\/[\w./-]+)/gm)) {
+    const p = m[1].replace(/[.,:;)]+$/, '');
+    if (/\.(ts|tsx|mjs|md|sh|yaml|json)$|\/$/.test(p)) out.push(p);
+  }
+  return out;
+}
+
+/** a file named in backticks by its name or a tail of its path (`latest-index.ts`, `rest/read/raw-event-line.ts`) */
+export function namedFiles(text: string): string[] {
+  return [...text.matchAll(/`([\w./-]+\.(?:ts|tsx|mjs|sh))`/g)].map((m) => m[1]).filter((p) => !REPO_PATH.test(p));
+}
+const EXAMPLE_NAMES = new Set(['x.ts', 'x.test.ts']);
 
 const exists = (doc: string, p: string) => ['', '.ts', '.tsx', '.mjs'].some((ext) => existsSync(join(ROOT, p + ext)) || existsSync(join(ROOT, dirname(doc), p + ext)));
 
@@ -87,6 +105,17 @@ describe('the docs name what exists', () => {
     expect(missing).toEqual([]);
   });
 
+  it.each(DOCS)('%s: every repository path it names in plain text exists', (doc) => {
+    expect(plainPaths(docText.get(doc)!).filter((p) => !exists(doc, p))).toEqual([]);
+  });
+
+  it('every file the docs name by its name alone is a file of the repository (ADRs may name removed ones)', () => {
+    const files = ['README.md', ...CODE_FILES()].map((f) => `/${f}`);
+    const wrong = DOCS.filter((d) => !d.startsWith('docs/adr/')).flatMap((doc) => namedFiles(docText.get(doc)!)
+      .filter((n) => !EXAMPLE_NAMES.has(n) && !files.some((f) => f.endsWith(`/${n}`))).map((n) => `${doc}: ${n}`));
+    expect(wrong).toEqual([]);
+  });
+
   it('every `kv <command>` in the docs is a command of the CLI, with flags its help shows', () => {
     const commands = cliCommands(read('server/cli.ts'));
     expect(commands.size).toBeGreaterThan(10);
@@ -112,7 +141,7 @@ describe('the docs name what exists', () => {
   });
 
   it('every KV_* environment variable in the docs is read by the code', () => {
-    const code = CODE_DIRS.flatMap((d) => walk(d, (n) => CODE_FILE.test(n))).map(read).join('\n');
+    const code = CODE_FILES().filter((f) => CODE_FILE.test(f)).map(read).join('\n');
     const wrong = [...docText].flatMap(([doc, text]) => [...new Set(text.match(/\bKV_[A-Z0-9_]+\b/g) ?? [])]
       .filter((v) => !new RegExp(`\\b${v}\\b`).test(code)).map((v) => `${doc}: ${v}`));
     expect(wrong).toEqual([]);
