@@ -147,6 +147,14 @@ describe('the docs name what exists', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('every KV_* environment variable the code reads is named in the docs', () => {
+    const allDocs = [...docText.values()].join('\n');
+    const readVars = new Set(CODE_FILES().filter((f) => CODE_FILE.test(f) && !/\.test\.tsx?$/.test(f))
+      .flatMap((f) => [...read(f).matchAll(/(?:env\.|env\[|['"])(KV_[A-Z0-9_]+)\b/g)].map((m) => m[1])));
+    expect(readVars.size).toBeGreaterThan(20);
+    expect([...readVars].filter((v) => !new RegExp(`\\b${v}\\b`).test(allDocs))).toEqual([]);
+  });
+
   it('every `npm run <script>` in the docs is a script of package.json', () => {
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     const wrong = [...docText].flatMap(([doc, text]) => [...text.matchAll(/\bnpm (?:run ([\w:-]+)|(test|start))\b/g)]
