@@ -46,7 +46,7 @@ const commands: Record<string, Command> = {
   bundle: { describe: 'prebuild the kv bundle so kv processes (launcher Pods above all) start without transpiling', usage: 'kv bundle', load: async () => (await import('./bundle/main')).runBundleCommand },
   token: { describe: 'API tokens with a role and a lifetime: kv token create --role view|edit|admin [--ttl 8h] [-n NS], list, revoke NAME', usage: 'kv token create --role view|edit|admin [--ttl 8h] [-n NAMESPACE] [--data-dir DIR] [--kubeconfig FILE]\n       kv token list [-o json]\n       kv token revoke NAME', load: async () => (await import('./access-tokens/cli')).runTokenCommand },
   'install-certs': { describe: "virt-api's serving certificate and the caBundle of its APIServices and webhooks, for an install without cert-manager", usage: 'kv install-certs [--kubeconfig FILE] [--namespace kubevirt] [--service virt-api] [--secret virt-api-certs]', load: async () => (await import('./virt-api/install/main')).runInstallCerts },
-  images: { describe: 'manage the local image store (import, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
+  images: { describe: 'manage the local image store (import, pull, ls, build-demo)', load: async () => (await import('./images/cli')).runImagesCommand },
 };
 
 function usage(): string {
