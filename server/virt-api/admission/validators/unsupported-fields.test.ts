@@ -19,6 +19,9 @@ describe('fields kubevirt-ts cannot honour are refused, with why', () => {
     ['virtiofs', (s: Spec) => { s.domain.devices.filesystems = [{ name: 'f', virtiofs: {} }]; }, 'spec.domain.devices.filesystems', /no virtiofsd/],
     ['SEV', (s: Spec) => { s.domain.launchSecurity = { sev: {} }; }, 'spec.domain.launchSecurity', /SEV\) is not supported/],
     ['SR-IOV', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'n', sriov: {} }]; s.networks = [{ name: 'n', multus: { networkName: 'sriov-net' } }]; }, 'spec.domain.devices.interfaces[0].sriov', /SR-IOV is not supported/],
+    ['a Multus network', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'default', masquerade: {} }, { name: 'n', bridge: {} }]; s.networks = [{ name: 'default', pod: {} }, { name: 'n', multus: { networkName: 'nad' } }]; }, 'spec.networks[1].multus', /Multus networks are not supported: kubevirt-ts nodes have the pod network only/],
+    ['a binding plugin', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'default', binding: { name: 'passt' } }]; s.networks = [{ name: 'default', pod: {} }]; }, 'spec.domain.devices.interfaces[0].binding', /network binding plugins are not supported/],
+    ['the passt binding', (s: Spec) => { s.domain.devices.interfaces = [{ name: 'default', passtBinding: {} }]; s.networks = [{ name: 'default', pod: {} }]; }, 'spec.domain.devices.interfaces[0].passtBinding', /passt binding is not supported/],
     ['sysprep volume', (s: Spec) => { s.volumes.push({ name: 'sp', sysprep: { configMap: { name: 'x' } } }); s.domain.devices.disks.push({ name: 'sp', cdrom: {} }); }, 'spec.volumes[1].sysprep', /sysprep volumes/],
   ])('%s', (_name, patch, field, message) => {
     const causes = refusals(spec(patch));

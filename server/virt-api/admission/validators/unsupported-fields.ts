@@ -17,6 +17,13 @@ const DEVICES: Record<string, string> = {
   downwardMetrics: 'the downwardMetrics device is not supported: kubevirt-ts publishes no host metrics to guests',
 };
 
+/** spec.domain.devices.interfaces[].<binding> → refused (the launcher binds masquerade and bridge only) */
+const BINDINGS: Record<string, string> = {
+  sriov: `SR-IOV is not supported: ${NO_PCI}`,
+  passtBinding: 'the passt binding is not supported: the launcher binds the pod interface with masquerade or bridge only',
+  binding: 'network binding plugins are not supported: the launcher binds the pod interface with masquerade or bridge only',
+};
+
 /** spec.volumes[].<type> → refused */
 const VOLUMES: Record<string, string> = {
   downwardMetrics: 'downwardMetrics volumes are not supported: kubevirt-ts publishes no host metrics to guests',
@@ -43,8 +50,12 @@ export function validateUnsupportedFields(spec: unknown, field: string): Cause[]
     out.push(forbidden(`${field}.domain.launchSecurity`, `${field}.domain.launchSecurity: confidential computing (SEV) is not supported: guests run under TCG or plain KVM`));
   }
   for (const [iface, i] of objectsAt(devices.interfaces)) {
-    if (!isObject(iface.sriov)) continue;
-    out.push(forbidden(`${field}.domain.devices.interfaces[${i}].sriov`, `${field}.domain.devices.interfaces[${i}].sriov: SR-IOV is not supported: ${NO_PCI}`));
+    for (const [key, why] of Object.entries(BINDINGS)) {
+      if (isObject(iface[key])) out.push(forbidden(`${field}.domain.devices.interfaces[${i}].${key}`, `${field}.domain.devices.interfaces[${i}].${key}: ${why}`));
+    }
+  }
+  for (const [net, i] of objectsAt(s.networks)) {
+    if (isObject(net.multus)) out.push(forbidden(`${field}.networks[${i}].multus`, `${field}.networks[${i}].multus: Multus networks are not supported: kubevirt-ts nodes have the pod network only (no Multus, no NetworkAttachmentDefinitions)`));
   }
   const diskNames = new Set(objectsAt(devices.disks).map(([d]) => d.name));
   for (const [vol, i] of objectsAt(s.volumes)) {
