@@ -50,7 +50,8 @@ const commands: Record<string, Command> = {
 };
 
 function usage(): string {
-  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(11)}${c.describe}`);
+  const width = Math.max(...Object.keys(commands).map((n) => n.length)) + 2;
+  const rows = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}${c.describe}`);
   return `usage: kv <command> [flags]\n       kv <command> --help\n       kv --version\n\ncommands:\n${rows.join('\n')}\n`;
 }
 
