@@ -142,5 +142,13 @@ describe('kubectl', () => {
     expect(got.out).toContain('limits.cpu: 0/2');
     const run = await k.run('run', 'big', '-n', 'rq-kubectl', '--image=kubevirt-ts:latest', '--overrides={"spec":{"containers":[{"name":"big","image":"kubevirt-ts:latest","resources":{"requests":{"cpu":"2"},"limits":{"cpu":"2"}}}]}}');
     expect(run.err.trim()).toBe('Error from server (Forbidden): pods "big" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=0, limited: requests.cpu=1');
+    const applied = await k.run('apply', '-n', 'rq-kubectl', '-f', k.file('quota.yaml', 'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: objects}\nspec:\n  hard: {count/configmaps: "5", pods: "4"}\n'));
+    expect(applied.err).toBe('');
+    expect(applied.out.trim()).toBe('resourcequota/objects created');
+    await statusOf('rq-kubectl', 'objects', (st) => st.used?.['count/configmaps'] === '1');
+    const described = await k.run('describe', 'quota', 'objects', '-n', 'rq-kubectl');
+    expect(described.err).toBe('');
+    expect(described.out).toMatch(/count\/configmaps\s+1\s+5/);
+    expect(described.out).toMatch(/pods\s+0\s+4/);
   });
 });
