@@ -1,16 +1,23 @@
 /**
+ * ResourceQuota with real guests on 2 nodes, without the pod network.
+ *
  * KubeVirt's conformance test "ResourceQuota rejection" (tests/migration/migration.go): a quota with
  * memory enough for the VMI's launcher Pod but not for a second one (the migration target). The
  * quota's status is filled, the migration's target Pod is refused, and the VMIM gets
  * migrationRejectedByResourceQuota=True within 60 s. Then (KubeVirt's behaviour after it: the
  * controller retries, and a changed quota requeues the migration at once) the quota is raised and
- * the migration completes, the condition gone. Real guests on 2 nodes, without the pod network.
+ * the migration completes, the condition gone.
+ *
+ * KubeVirt's test_id:11214 (tests/vmi_configuration_test.go, automatic resource limits): a quota on
+ * limits.memory and limits.cpu makes the launcher Pod carry limits (memory = its request × 2, cpu =
+ * the vCPUs), so the quota admits it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuantity } from '../lib/kubevirt/quantity';
 import { mergePatch, type KubeClients } from '../server/kube/clients';
 import { startCluster, type TestCluster } from './harness';
-import { clientsOf, finalMigration, getVMIM, migrate, NS, startGuest, until } from './migration-helpers';
+import { renderLauncherResources } from '../server/virt-controller/vmi/launcher-pod-resources';
+import { clientsOf, counterVMI, finalMigration, getVMIM, migrate, NS, startGuest, until } from './migration-helpers';
 
 const MI = 2 ** 20;
 const QUOTA = 'migration-quota';
@@ -70,5 +77,22 @@ describe('ResourceQuota rejection', () => {
     const moved = (await k.vmis.get(NS, 'quota-vm')) as { status?: { nodeName?: string } };
     expect(moved.status?.nodeName).not.toBe(source);
     console.log(`quota rejection seen ${rejectedAfterMs} ms after the VMIM was created`);
+  });
+});
+
+describe('automatic resource limits', () => {
+  it('[test_id:11214] a quota on limits.memory and limits.cpu: the launcher Pod gets memory = request × 2 and cpu = 1, and runs', async () => {
+    const ns = 'auto-limits';
+    await k.core.createNamespace({ body: { metadata: { name: ns } } });
+    const vmi = { ...counterVMI('limited'), metadata: { name: 'limited', namespace: ns } };
+    const request = parseQuantity(renderLauncherResources(vmi as never).requests.memory)!;
+    const expectedLimit = 2 * request;
+    await k.core.createNamespacedResourceQuota({ namespace: ns, body: { metadata: { generateName: 'test-quota' }, spec: { hard: { 'limits.memory': `${Math.ceil(expectedLimit / MI) + 100}Mi`, 'limits.cpu': '1500m' } } } });
+    await k.vmis.create(ns, vmi as never);
+    const pod = await until('launcher Pod', async () => (await k.core.listNamespacedPod({ namespace: ns })).items[0], 60_000);
+    const compute = pod.spec!.containers.find((c) => c.name === 'compute')!;
+    expect(parseQuantity(compute.resources?.limits?.memory)).toBe(expectedLimit);
+    expect(compute.resources?.limits?.cpu).toBe('1');
+    await until('limited Running', async () => ((await k.vmis.get(ns, 'limited')) as { status?: { phase?: string } }).status?.phase === 'Running', 120_000);
   });
 });
