@@ -103,6 +103,22 @@ describe('concurrent creates cannot both take the last room', () => {
   });
 });
 
+describe('ResourceQuota on PersistentVolumeClaims', () => {
+  it('requests.storage and per-class storage: the claim that does not fit is refused, the status counts the rest', async () => {
+    await ns('rq-pvc');
+    await t.call('POST', '/api/v1/namespaces/rq-pvc/resourcequotas', quota('storage', { 'requests.storage': '2Gi', 'gold.storageclass.storage.k8s.io/persistentvolumeclaims': '1' }));
+    const claim = (name: string, size: string, storageClassName?: string) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } }, ...(storageClassName ? { storageClassName } : {}) } });
+    expect((await t.call('POST', '/api/v1/namespaces/rq-pvc/persistentvolumeclaims', claim('c1', '1Gi', 'gold'))).status).toBe(201);
+    const big = await t.call('POST', '/api/v1/namespaces/rq-pvc/persistentvolumeclaims', claim('c2', '2Gi'));
+    expect(big.status).toBe(403);
+    expect(big.body.message).toBe('persistentvolumeclaims "c2" is forbidden: exceeded quota: storage, requested: requests.storage=2Gi, used: requests.storage=1Gi, limited: requests.storage=2Gi');
+    const gold = await t.call('POST', '/api/v1/namespaces/rq-pvc/persistentvolumeclaims', claim('c3', '1Mi', 'gold'));
+    expect(gold.status).toBe(403);
+    expect(gold.body.message).toContain('exceeded quota: storage, requested: gold.storageclass.storage.k8s.io/persistentvolumeclaims=1');
+    await statusOf('rq-pvc', 'storage', (st) => st.used?.['requests.storage'] === '1Gi' && st.used['gold.storageclass.storage.k8s.io/persistentvolumeclaims'] === '1');
+  });
+});
+
 describe('ResourceQuota objects', () => {
   it('bad quotas are refused with kube\'s validation (422) or decode error (400)', async () => {
     await ns('rq-bad');

@@ -9,7 +9,7 @@ import { StatusError } from '../../status-error';
 import { exceededMessage } from './quota-check';
 import { committedUsage, namespaceQuotas, reserve, reservedUsage } from './quota-ledger';
 import { podMatchesScopes } from './quota-scopes';
-import { countNames, podConstraintError, podUsage, type QuotaPod, type Usage } from './quota-usage';
+import { claimUsage, countNames, podConstraintError, podUsage, type QuotaClaim, type QuotaPod, type Usage } from './quota-usage';
 
 type Obj = Record<string, unknown>;
 const NOTHING = () => undefined;
@@ -26,7 +26,8 @@ export function admitQuotaCreate(store: Store, input: { group: string; resource:
   if (quotas.length === 0) return NOTHING;
   const isPod = group === '' && resource === 'pods';
   const pod = isPod ? (object as QuotaPod) : undefined;
-  const requested: Usage = pod ? podUsage(pod) : new Map(countNames(group, resource).map((n) => [n, 1]));
+  const isClaim = group === '' && resource === 'persistentvolumeclaims';
+  const requested: Usage = pod ? podUsage(pod) : isClaim ? claimUsage(object as QuotaClaim) : new Map(countNames(group, resource).map((n) => [n, 1]));
   const name = String((object.metadata as Obj | undefined)?.name ?? '');
   const qualified = group ? `${resource}.${group}` : resource;
   for (const { quota } of quotas) {

@@ -5,12 +5,15 @@
  */
 import type { Store } from '../../../store/types';
 import { objectPrefix } from '../../codec/object-codec';
-import { amountOf, podUsage, type QuotaPod, type Usage } from './quota-usage';
+import { amountOf, claimUsage, podUsage, type QuotaClaim, type QuotaPod, type Usage } from './quota-usage';
 import { podMatchesScopes } from './quota-scopes';
 import type { QuotaLimits } from './quota-check';
 
 export const RESOURCE_QUOTAS = { group: '', resource: 'resourcequotas', namespaced: true };
 const PODS = { group: '', resource: 'pods', namespaced: true };
+const CLAIMS = { group: '', resource: 'persistentvolumeclaims', namespaced: true };
+/** what only a claim's own usage answers (its count is an object count) */
+const isClaimResource = (name: string) => name === 'requests.storage' || name.includes('.storageclass.storage.k8s.io/');
 
 export interface StoredQuota {
   metadata?: { name?: string; namespace?: string };
@@ -58,9 +61,14 @@ export function committedUsage(store: Store, namespace: string, quota: Quota, no
     const pod = JSON.parse(kv.value) as QuotaPod;
     if (podMatchesScopes(pod, quota.scopes)) addTo(podsTotal, podUsage(pod, now));
   }
+  const claimsTotal: Usage = new Map();
+  if ([...quota.hard.keys()].some(isClaimResource)) {
+    for (const kv of store.list(objectPrefix(CLAIMS, namespace)).items) addTo(claimsTotal, claimUsage(JSON.parse(kv.value) as QuotaClaim));
+  }
   for (const name of quota.hard.keys()) {
     const kind = countedKind(name);
     if (podsTotal.has(name)) used.set(name, podsTotal.get(name)!);
+    else if (isClaimResource(name)) used.set(name, claimsTotal.get(name) ?? 0);
     else if (kind && !(kind.group === '' && kind.resource === 'pods')) used.set(name, store.count(objectPrefix({ ...kind, namespaced: true }, namespace)));
   }
   return used;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exceededMessage } from './quota-check';
 import { quotaOf } from './quota-ledger';
 import { podMatchesScopes } from './quota-scopes';
-import { amountOf, countNames, formatAmount, podConstraintError, podUsage, type QuotaPod } from './quota-usage';
+import { amountOf, claimUsage, countNames, formatAmount, podConstraintError, podUsage, type QuotaPod } from './quota-usage';
 
 const c = (name: string, requests?: Record<string, string>, limits?: Record<string, string>, restartPolicy?: string) => ({ name, resources: { requests, limits }, restartPolicy });
 const pod = (containers: ReturnType<typeof c>[], extra: Partial<NonNullable<QuotaPod['spec']>> = {}, phase?: string): QuotaPod => ({ spec: { containers, ...extra }, status: { phase } });
@@ -86,4 +86,16 @@ describe('scopes', () => {
     [[], bestEffort, true], [['BestEffort'], bestEffort, true], [['BestEffort'], burstable, false], [['NotBestEffort'], burstable, true],
     [['Terminating'], burstable, true], [['Terminating'], bestEffort, false], [['NotTerminating', 'BestEffort'], bestEffort, true],
   ])('%j matches: %#', (scopes, p, want) => { expect(podMatchesScopes(p as never, scopes)).toBe(want); });
+});
+
+describe('what a PersistentVolumeClaim counts (kube PVC evaluator)', () => {
+  it('the claim, its storage request, and both per StorageClass', () => {
+    expect(obj(claimUsage({ spec: { storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } } }))).toEqual({
+      persistentvolumeclaims: 1, 'count/persistentvolumeclaims': 1, 'requests.storage': 2 ** 30,
+      'fast.storageclass.storage.k8s.io/persistentvolumeclaims': 1, 'fast.storageclass.storage.k8s.io/requests.storage': 2 ** 30,
+    });
+  });
+  it('without a class: no per-class usage', () => {
+    expect(obj(claimUsage({ spec: { resources: { requests: { storage: '5G' } } } }))).toEqual({ persistentvolumeclaims: 1, 'count/persistentvolumeclaims': 1, 'requests.storage': 5e9 });
+  });
 });

@@ -112,6 +112,21 @@ export function podConstraintError(pod: QuotaPod, quotaResources: Iterable<strin
   return `must specify ${parts.join('; ')}`;
 }
 
+export interface QuotaClaim { spec?: { storageClassName?: string | null; resources?: { requests?: Record<string, unknown> } } }
+
+/** kube's PVC evaluator: the claim, its storage request, and both per StorageClass (`<class>.storageclass.storage.k8s.io/…`) */
+export function claimUsage(pvc: QuotaClaim): Usage {
+  const usage: Usage = new Map([['persistentvolumeclaims', 1], ['count/persistentvolumeclaims', 1]]);
+  const storage = amountOf('requests.storage', pvc.spec?.resources?.requests?.storage);
+  if (storage !== undefined) usage.set('requests.storage', storage);
+  const cls = pvc.spec?.storageClassName;
+  if (cls) {
+    usage.set(`${cls}.storageclass.storage.k8s.io/persistentvolumeclaims`, 1);
+    if (storage !== undefined) usage.set(`${cls}.storageclass.storage.k8s.io/requests.storage`, storage);
+  }
+  return usage;
+}
+
 /** the object-count names an object of this kind is counted under (`count/<resource>[.<group>]`, and kube's legacy names) */
 const LEGACY_COUNTS = new Set(['services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas']);
 export function countNames(group: string, resource: string): string[] {
