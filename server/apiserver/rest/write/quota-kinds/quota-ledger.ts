@@ -5,6 +5,7 @@
  */
 import type { Store } from '../../../store/types';
 import { objectPrefix } from '../../codec/object-codec';
+import { asRecord } from '../storage-kinds/field-errors';
 import { amountOf, claimUsage, podUsage, type QuotaClaim, type QuotaPod, type Usage } from './quota-usage';
 import { podMatchesScopes } from './quota-scopes';
 import type { QuotaLimits } from './quota-check';
@@ -26,13 +27,13 @@ export interface Quota extends QuotaLimits { scopes: string[] }
 export function quotaOf(q: StoredQuota): Quota {
   const hard = new Map<string, number>();
   const hardText = new Map<string, string>();
-  for (const [name, v] of Object.entries(q.spec?.hard ?? {})) {
+  for (const [name, v] of Object.entries(asRecord(q.spec?.hard))) {
     const amount = amountOf(name, v);
     if (amount === undefined) continue;
     hard.set(name, amount);
     hardText.set(name, String(v));
   }
-  return { name: q.metadata?.name ?? '', hard, hardText, scopes: q.spec?.scopes ?? [] };
+  return { name: q.metadata?.name ?? '', hard, hardText, scopes: Array.isArray(q.spec?.scopes) ? q.spec.scopes.map(String) : [] };
 }
 
 export function namespaceQuotas(store: Store, namespace: string): { stored: StoredQuota; quota: Quota }[] {

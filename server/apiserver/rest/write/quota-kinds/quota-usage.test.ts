@@ -27,6 +27,11 @@ describe('what a Pod counts against a quota (kube PodUsageFunc)', () => {
     expect(obj(podUsage(p))).toEqual(want);
   });
 
+  it('a hostile Pod body (containers not a list) counts only the pod, without throwing', () => {
+    expect(obj(podUsage({ spec: { containers: { a: 1 } as never, initContainers: 'x' as never } }))).toEqual({ pods: 1, 'count/pods': 1 });
+    expect(podConstraintError({ spec: { containers: 5 as never } }, ['memory'])).toBeUndefined();
+  });
+
   it('a Pod past its deletion grace period uses nothing, one within it still counts', () => {
     const now = Date.parse('2026-01-01T00:01:00Z');
     const deleting = (grace: number): QuotaPod => ({ metadata: { deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: grace }, spec: { containers: [c('a')] } });

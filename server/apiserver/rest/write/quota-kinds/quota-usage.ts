@@ -41,16 +41,19 @@ function containerAmounts(c: Container): { requests: Map<string, number>; limits
   return { requests, limits };
 }
 
+/** a list field as stored: anything but an array (a hostile body) is empty */
+const list = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
+
 const add = (into: Map<string, number>, from: Map<string, number>) => { for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v); };
 const max = (into: Map<string, number>, from: Map<string, number>) => { for (const [k, v] of from) into.set(k, Math.max(into.get(k) ?? 0, v)); };
 
 /** kube's PodRequests/PodLimits: app containers and sidecars summed, at least the largest init container, plus overhead */
 function podTotals(pod: QuotaPod, which: 'requests' | 'limits'): Map<string, number> {
   const sum = new Map<string, number>();
-  for (const c of pod.spec?.containers ?? []) add(sum, containerAmounts(c)[which]);
+  for (const c of list(pod.spec?.containers)) add(sum, containerAmounts(c)[which]);
   const initMax = new Map<string, number>();
   const sidecars = new Map<string, number>();
-  for (const c of pod.spec?.initContainers ?? []) {
+  for (const c of list(pod.spec?.initContainers)) {
     const amounts = containerAmounts(c)[which];
     if (c.restartPolicy === 'Always') add(sidecars, amounts);
     else { const withSidecars = new Map(sidecars); add(withSidecars, amounts); max(initMax, withSidecars); }
@@ -98,7 +101,7 @@ export function podConstraintError(pod: QuotaPod, quotaResources: Iterable<strin
   const required = new Set([...quotaResources].filter((r) => CONSTRAINED.includes(r)));
   if (required.size === 0) return undefined;
   const missing = new Map<string, Set<string>>();
-  for (const c of [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])]) {
+  for (const c of [...list(pod.spec?.containers), ...list(pod.spec?.initContainers)]) {
     const { requests, limits } = containerAmounts(c);
     const has = new Set<string>();
     for (const r of ['cpu', 'memory']) {

@@ -16,6 +16,8 @@ describe('ResourceQuota validation (kube ValidateResourceQuota)', () => {
       ['spec.scopes[0]: Unsupported value: "Sometimes": supported values: "BestEffort", "CrossNamespacePodAffinity", "NotBestEffort", "NotTerminating", "PriorityClass", "Terminating"']],
     ['conflicting scopes', { hard: { pods: '1' }, scopes: ['Terminating', 'NotTerminating'] }, ['spec.scopes: Invalid value: ["Terminating","NotTerminating"]: conflicting scopes']],
     ['a scope on a non-pod resource', { hard: { configmaps: '1' }, scopes: ['BestEffort'] }, ['spec.scopes: Invalid value: ["BestEffort"]: unsupported scope applied to resource']],
+    ['hard that is not a map', { hard: ['memory'] }, ['spec.hard: Invalid value: ["memory"]: must be a map of resource names to quantities']],
+    ['scopes that are not a list', { hard: { pods: '1' }, scopes: 'BestEffort' }, ['spec.scopes: Invalid value: "BestEffort": must be a list of scopes']],
     ['scopeSelector is refused', { hard: { pods: '1' }, scopeSelector: { matchExpressions: [] } }, ['spec.scopeSelector: Forbidden: scopeSelector is not supported by this API server (use spec.scopes)']],
   ])('%s', (_, spec, want) => { expect(messages(spec)).toEqual(want); });
 });

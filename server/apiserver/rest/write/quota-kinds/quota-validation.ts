@@ -29,6 +29,8 @@ export function validateResourceQuota(obj: unknown): StatusCause[] {
   const causes: StatusCause[] = [];
   const spec = asRecord(asRecord(obj).spec);
   const hard = asRecord(spec.hard);
+  if (spec.hard !== undefined && spec.hard !== null && hard !== spec.hard) causes.push(invalidValue('spec.hard', spec.hard, 'must be a map of resource names to quantities'));
+  if (spec.scopes !== undefined && spec.scopes !== null && !Array.isArray(spec.scopes)) causes.push(invalidValue('spec.scopes', spec.scopes, 'must be a list of scopes'));
   for (const [name, q] of Object.entries(hard)) {
     const field = `spec.hard[${name}]`;
     if (name.includes('/') ? !QUALIFIED.test(name) : !STANDARD.has(name) && !HUGEPAGES.test(name)) {
