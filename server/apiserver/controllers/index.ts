@@ -8,11 +8,12 @@ import { startClusterRoleAggregationController } from './clusterrole-aggregation
 import { startServiceAccountController } from './service-account-controller';
 import { startRootCAPublisher } from './root-ca-publisher';
 import { startAPIServiceAvailabilityController } from './apiservice-availability';
+import { startQuotaController } from './quota-controller';
 
 export interface ControllerOptions { nodeLeaseTimeoutMs?: number; eventTTLMs?: number }
 
 /** starts the API server's own controllers; returns the function that stops them */
 export function startControllers(ctx: ApiContext, opts: ControllerOptions = {}): () => void {
-  const stops = [startGarbageCollector(ctx), startNamespaceController(ctx), startNodeLeaseController(ctx, opts.nodeLeaseTimeoutMs), startCRDCleanupController(ctx), startEventTTLController(ctx, opts.eventTTLMs), startClusterRoleAggregationController(ctx), startServiceAccountController(ctx), startRootCAPublisher(ctx), startAPIServiceAvailabilityController(ctx)];
+  const stops = [startGarbageCollector(ctx), startNamespaceController(ctx), startNodeLeaseController(ctx, opts.nodeLeaseTimeoutMs), startCRDCleanupController(ctx), startEventTTLController(ctx, opts.eventTTLMs), startClusterRoleAggregationController(ctx), startServiceAccountController(ctx), startRootCAPublisher(ctx), startAPIServiceAvailabilityController(ctx), startQuotaController(ctx)];
   return () => stops.forEach((stop) => stop());
 }

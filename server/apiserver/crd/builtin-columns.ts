@@ -3,6 +3,7 @@ import { humanAge } from './human-duration';
 import { ENDPOINTS_COLUMNS, ENDPOINT_SLICE_COLUMNS, SERVICE_COLUMNS } from './network-columns';
 import { NETWORK_POLICY_COLUMNS } from './networkpolicy-columns';
 import { BINDING_COLUMNS, ROLE_COLUMNS } from './rbac-columns';
+import { RESOURCE_QUOTA_COLUMNS } from './quota-columns';
 import { PV_COLUMNS, PVC_COLUMNS, STORAGE_CLASS_COLUMNS, storageClassName } from './storage-columns';
 
 /** A column of a built-in kind's table, with the function that renders its cell. */
@@ -106,6 +107,7 @@ export const BUILTIN_COLUMNS: Record<string, BuiltinColumn[]> = {
   ],
   Lease: [{ name: 'Holder', type: 'string', cell: (o) => shown(o).spec?.holderIdentity ?? '' }, age],
   PersistentVolumeClaim: PVC_COLUMNS,
+  ResourceQuota: RESOURCE_QUOTA_COLUMNS,
   PersistentVolume: PV_COLUMNS,
   StorageClass: STORAGE_CLASS_COLUMNS,
   Service: SERVICE_COLUMNS,

@@ -13,6 +13,7 @@ import type { Condition, MigrationPhase, VirtualMachineInstance, VirtualMachineI
 import { isVMIFinal } from '../../../lib/kubevirt';
 import { isPodDown, isPodReadyForHandover } from '../vmi/pod-state';
 import { FailureMessage, MigrationConditionType, Phase } from './constants';
+import { dropQuotaRejection } from './quota-rejection';
 import { hasSucceeded, isFinalPhase, isHandedOff, isTargetCreated, ownState, phaseOf } from './migration-state';
 
 export interface MigrationStatusInputs {
@@ -88,6 +89,7 @@ export function computeMigrationStatus(vmim: VirtualMachineInstanceMigration, i:
   }
   if (phase !== Phase.Unset) status.phase = phase as MigrationPhase;
   if (stamps.length) status.phaseTransitionTimestamps = stamps;
+  dropQuotaRejection(status, phase);
   const abort = abortCondition(vmim, i.now);
   if (abort && !status.conditions?.some((c) => c.type === abort.type)) status.conditions = [...(status.conditions ?? []), abort];
   const state = ownState(vmim, i.vmi);

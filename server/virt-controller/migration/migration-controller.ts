@@ -18,6 +18,7 @@ import { log } from '../../log';
 import { APP_VIRT_LAUNCHER } from '../vmi/constants';
 import { isLauncherPodOf } from '../vmi/pod-state';
 import type { RenderOptions } from '../vmi/render-launcher-pod';
+import { autoLimitsFor, type QuotaLike } from '../vmi/auto-resource-limits';
 import { computeMigrationStatus } from './compute-migration-status';
 import { DEFAULT_MIGRATION_SETTINGS, Label, Phase, Reason, type MigrationSettings } from './constants';
 import { isFinalPhase, migrationVMIKey, ownState, phaseOf, targetPodsOf } from './migration-state';
@@ -25,6 +26,8 @@ import { resolveMigrationConfiguration, selectMigrationPolicy } from './migratio
 import { planMigration } from './plan-migration';
 import { runMigrationActions, type SyncContext } from './sync-migration';
 import { decideThrottle } from './throttle';
+import { hasQuotaRejection, withQuotaRejection } from './quota-rejection';
+import { messageOf } from '../../kube/api-errors';
 
 export interface MigrationControllerOptions {
   clients: KubeClients;
@@ -43,6 +46,8 @@ const BY_VMI_UID = 'vmiUID';
 const VMI_KIND = 'VirtualMachineInstance';
 const POLICIES_PATH = '/apis/migrations.kubevirt.io/v1alpha1/migrationpolicies';
 const NAMESPACES_PATH = '/api/v1/namespaces';
+const RESOURCE_QUOTAS_PATH = '/api/v1/resourcequotas';
+const BY_NAMESPACE = 'namespace';
 
 type VMIM = VirtualMachineInstanceMigration;
 type K<T> = T & KubernetesObject;
@@ -53,6 +58,7 @@ export class MigrationController {
   readonly pods: Informer<V1Pod>;
   readonly policies: Informer<K<MigrationPolicy>>;
   readonly namespaces: Informer<KubernetesObject>;
+  readonly quotas: Informer<KubernetesObject>;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'migration-controller' });
@@ -69,7 +75,7 @@ export class MigrationController {
 
   constructor(private readonly opts: MigrationControllerOptions) {
     const kc = opts.clients.kc;
-    this.vmims = new Informer<K<VMIM>>({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m) => [migrationVMIKey(m)], [BY_UID]: (m) => [m.metadata?.uid] } });
+    this.vmims = new Informer<K<VMIM>>({ kc, path: collectionPath(VirtualMachineInstanceMigrationResource), indexers: { [BY_VMI]: (m) => [migrationVMIKey(m)], [BY_UID]: (m) => [m.metadata?.uid], [BY_NAMESPACE]: (m) => [m.metadata?.namespace] } });
     this.vmis = new Informer({ kc, path: collectionPath(VirtualMachineInstanceResource) });
     this.pods = new Informer({
       kc, path: collectionPath(PodResource), labelSelector: `${Label.App}=${APP_VIRT_LAUNCHER}`,
@@ -77,19 +83,28 @@ export class MigrationController {
     });
     this.policies = new Informer({ kc, path: POLICIES_PATH });
     this.namespaces = new Informer({ kc, path: NAMESPACES_PATH });
-    this.controller = new Controller({ name: 'migration-controller', queueName: 'virt-controller-migration', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods], workers: opts.workers ?? 3 });
+    this.quotas = new Informer({ kc, path: RESOURCE_QUOTAS_PATH });
+    this.controller = new Controller({ name: 'migration-controller', queueName: 'virt-controller-migration', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods, this.quotas, this.namespaces], workers: opts.workers ?? 3 });
     this.vmims.on({ ...this.controller.enqueueHandlers(), delete: (m) => { this.expectations.deleteExpectations(keyOf(m)); } });
     const byVMI = (vmi: VirtualMachineInstance) => this.enqueueVMI(keyOf(vmi));
     this.vmis.on({ add: byVMI, update: (_o, v) => byVMI(v), delete: byVMI });
     this.pods.on({ add: (p) => this.onPod(p, true), update: (_o, p) => this.onPod(p), delete: (p) => this.onPod(p) });
+    // KubeVirt: a changed or deleted quota may make room for migrations its quota refused
+    this.quotas.on({ update: (_o, q) => this.enqueueQuotaRejected(q), delete: (q) => this.enqueueQuotaRejected(q) });
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmims, this.vmis, this.pods, this.policies, this.namespaces].map((i) => i.run(signal)).concat(this.controller.run(signal)));
+    await Promise.all([this.vmims, this.vmis, this.pods, this.policies, this.namespaces, this.quotas].map((i) => i.run(signal)).concat(this.controller.run(signal)));
   }
 
   private enqueueVMI(vmiKey: string): void {
     for (const m of this.vmims.byIndex(BY_VMI, vmiKey) as VMIM[]) this.controller.enqueue(m as KubernetesObject);
+  }
+
+  private enqueueQuotaRejected(quota: KubernetesObject): void {
+    for (const m of this.vmims.byIndex(BY_NAMESPACE, quota.metadata?.namespace ?? '') as VMIM[]) {
+      if (hasQuotaRejection(m)) this.controller.enqueue(m as KubernetesObject);
+    }
   }
 
   private onPod(pod: V1Pod, added = false): void {
@@ -98,6 +113,11 @@ export class MigrationController {
     if (owner && added) this.expectations.creationObserved(keyOf(owner));
     const vmiKey = controllerOwnerKey(pod, VMI_KIND);
     if (vmiKey) this.enqueueVMI(vmiKey);
+  }
+
+  /** the launcher render options with the automatic resource limits the namespace's quotas ask for */
+  private render(): RenderOptions {
+    return { ...this.opts.render, autoLimits: (vmi) => autoLimitsFor(vmi, this.quotas.list() as QuotaLike[], (this.namespaces.get(vmi.metadata.namespace ?? '') as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels) };
   }
 
   private resolveConfig(vmi: VirtualMachineInstance) {
@@ -136,8 +156,12 @@ export class MigrationController {
       status, failure, vmi, targetPod, sourcePods, settings: this.settings, now,
       throttle: () => decideThrottle(vmim, vmi?.status?.nodeName, this.activeMigrations(), this.settings),
     });
-    const ctx: SyncContext = { clients: this.opts.clients, recorder: this.opts.recorder, expectations: this.expectations, render: this.opts.render, resolveConfig: (v) => this.resolveConfig(v) };
-    const requeue = await runMigrationActions(ctx, key, written, vmi, actions);
+    const ctx: SyncContext = { clients: this.opts.clients, recorder: this.opts.recorder, expectations: this.expectations, render: this.render(), resolveConfig: (v) => this.resolveConfig(v) };
+    const requeue = await runMigrationActions(ctx, key, written, vmi, actions).catch(async (err: unknown) => {
+      const rejected = targetPod ? undefined : withQuotaRejection(written, messageOf(err), new Date());
+      if (rejected) await this.writeStatus(written, rejected);
+      throw err;
+    });
     if (requeue !== undefined) this.controller.enqueueAfter(key, requeue);
   }
 

@@ -20,6 +20,7 @@
  */
 import { MIB, formatBinaryQuantity as formatBytes, formatCPUQuantity as formatCPU, parseQuantity } from '../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
+import type { AutoLimits } from './auto-resource-limits';
 
 export const PAGE_TABLE_DIVISOR = 512;
 export const MONITOR_OVERHEAD = 25 * MIB;
@@ -91,8 +92,8 @@ export function emptyDiskBytes(vmi: VirtualMachineInstance): number {
   return (vmi.spec?.volumes ?? []).reduce((sum, v) => sum + (v.emptyDisk ? (parseQuantity(v.emptyDisk.capacity) ?? 0) : 0), 0);
 }
 
-/** requests/limits for the `compute` container. */
-export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO): LauncherResources {
+/** requests/limits for the `compute` container; `auto`: the limits a namespace's ResourceQuota asks for (auto-resource-limits.ts) */
+export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO, auto: AutoLimits = {}): LauncherResources {
   const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi);
   const memory = renderMemory(vmi, overheadBytes);
   const cpu = renderCPU(vmi, cpuAllocationRatio);
@@ -103,6 +104,8 @@ export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocati
   const limits: ResourceList = {};
   if (memory.limit) limits.memory = memory.limit;
   if (cpu.limit) limits.cpu = cpu.limit;
+  if (auto.memoryRatio !== undefined && !limits.memory) limits.memory = formatBytes(Math.floor((parseQuantity(requests.memory) ?? 0) * auto.memoryRatio));
+  if (auto.cpu && !limits.cpu) limits.cpu = String(countVCPUs(vmi));
   // Kubernetes takes hugepages only with requests == limits
   if (hugepages) requests[hugepages] = limits[hugepages] = formatBytes(guestMemoryBytes(vmi));
   // dedicated CPUs: Guaranteed QoS needs memory limit == request

@@ -7,6 +7,7 @@ import {
   GUEST_CONSOLE_LOG_COMMAND, GUEST_CONSOLE_LOG_CONTAINER, LAUNCHER_COMMAND, LAUNCHER_GRACE_PADDING_SECONDS,
 } from './constants';
 import { renderLauncherResources } from './launcher-pod-resources';
+import type { AutoLimits } from './auto-resource-limits';
 import { renderNodeVolumes, withClaimMounts, withNodeMounts, withPodAddressEnv } from './render-node-mounts';
 import { launcherClaimVolumes } from './claim-volumes';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
@@ -21,6 +22,8 @@ export interface RenderOptions {
    */
   launcherImage?: string;
   cpuAllocationRatio?: number;
+  /** the limits a namespace's ResourceQuota asks for (KubeVirt's automatic resource limits) */
+  autoLimits?: (vmi: VirtualMachineInstance) => AutoLimits;
 }
 
 /** Grace the launcher gets after SIGTERM: the VMI's own grace plus padding for QEMU teardown. */
@@ -88,7 +91,7 @@ function pullSecretsOf(vmi: VirtualMachineInstance): { name: string }[] {
 
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
-  const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio);
+  const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio, opts.autoLimits?.(vmi));
   const claims = launcherClaimVolumes(vmi);
   // cluster mode: a real kubelet never reads the annotation, and a process kubelet standing in for
   // one (kv up --bare) must not either — the launcher finds the disk in the node's image store

@@ -22,6 +22,7 @@ import { computeStatus, isFinal } from './compute-status';
 import { APP_VIRT_LAUNCHER, Label, Reason } from './constants';
 import { isLauncherPodOf } from './pod-state';
 import type { RenderOptions } from './render-launcher-pod';
+import { autoLimitsFor, type QuotaLike } from './auto-resource-limits';
 import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
 import { labelNodeIfNeeded, patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
 import { claimVolumes, claimsReadiness, withClaimVolumeStatus, type ClaimLookup, type DataVolumeLike } from './claim-volumes';
@@ -51,6 +52,10 @@ export class VMIController {
   readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
   readonly dataVolumes: Informer<DataVolumeLike & KubernetesObject>;
   readonly storageClasses: Informer<V1StorageClass & KubernetesObject>;
+  /** ResourceQuotas and Namespaces: automatic resource limits of launcher Pods */
+  readonly quotas: Informer<QuotaLike & KubernetesObject>;
+  readonly namespaces: Informer<KubernetesObject>;
+  private readonly render: RenderOptions;
   private readonly claimLookup: ClaimLookup;
   readonly expectations = new Expectations();
   /** the VMI versions our own writes replaced: a sync that still sees one waits for our write's event */
@@ -73,11 +78,14 @@ export class VMIController {
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
     this.storageClasses = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
+    this.quotas = new Informer({ kc, path: '/api/v1/resourcequotas' });
+    this.namespaces = new Informer({ kc, path: '/api/v1/namespaces' });
+    this.render = { ...opts.render, autoLimits: (vmi) => autoLimitsFor(vmi, this.quotas.list(), this.namespaces.get(vmi.metadata.namespace ?? '')?.metadata?.labels) };
     this.claimLookup = {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
       dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
     };
-    this.controller = new Controller({ name: 'vmi-controller', queueName: 'virt-controller-vmi', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes, this.storageClasses], workers: opts.workers ?? 3 });
+    this.controller = new Controller({ name: 'vmi-controller', queueName: 'virt-controller-vmi', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmis, this.pods, this.hotplugPods, this.claims, this.dataVolumes, this.storageClasses, this.quotas, this.namespaces], workers: opts.workers ?? 3 });
     const onClaim = { add: (o: KubernetesObject) => this.enqueueUsersOf(o), update: (_o: KubernetesObject, n: KubernetesObject) => this.enqueueUsersOf(n), delete: (o: KubernetesObject) => this.enqueueUsersOf(o) };
     this.claims.on(onClaim);
     this.dataVolumes.on(onClaim);
@@ -94,7 +102,7 @@ export class VMIController {
 
   /** Runs informers and workers until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.storageClasses.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.storageClasses.run(signal), this.quotas.run(signal), this.namespaces.run(signal), this.controller.run(signal)]);
   }
 
   /** Hot-plugged claims: one attachment Pod each on the VMI's node while the VMI runs and names the volume. */
@@ -156,7 +164,8 @@ export class VMIController {
     if (!this.expectations.satisfied(key)) return; // a pod event for our own write will enqueue us again
     if (this.ownWrites.isStale(key, vmi.metadata.resourceVersion)) return; // so will our last VMI write's event
     const pods = (this.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '') as V1Pod[]).filter((p) => isLauncherPodOf(p, vmi));
-    const { clients, recorder, imageExists, render } = this.opts;
+    const { clients, recorder, imageExists } = this.opts;
+    const render = this.render;
     await this.ensureBackendStorage(vmi);
     const claimsReady = () => claimsReadiness(vmi, this.claimLookup);
     const { error: syncError, created } = await syncLauncherPod({ clients, recorder, expectations: this.expectations, imageExists, render, claimsReady }, key, vmi, pods);

@@ -177,7 +177,20 @@ function deploymentSpec(f: Fields): Record<string, unknown> | undefined {
   });
 }
 
+/** core/v1 ResourceQuotaSpec (`kubectl create quota`): hard 1 (map of resource.Quantity: string 1), scopes 2 */
+function resourceQuotaSpec(f: Fields): Record<string, unknown> | undefined {
+  const s = sub(f, 2);
+  if (!s) return undefined;
+  const hard = (s.get(1) as Buffer[] | undefined)?.map((e) => {
+    const kv = readFields(e);
+    const q = kv.get(2)?.[0] as Buffer | undefined;
+    return [str(kv, 1) ?? '', q ? str(readFields(q), 1) ?? '0' : '0'];
+  });
+  return prune({ hard: hard && Object.fromEntries(hard), scopes: strs(s, 2) });
+}
+
 const DECODERS: Record<string, (f: Fields) => Record<string, unknown>> = {
+  ResourceQuota: (f) => ({ spec: resourceQuotaSpec(f) }),
   Deployment: (f) => ({ spec: deploymentSpec(f) }),
   Role: (f) => ({ rules: policyRules(f) }),
   ClusterRole: (f) => ({ rules: policyRules(f), aggregationRule: aggregationRule(f) }),

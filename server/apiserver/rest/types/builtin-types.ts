@@ -27,6 +27,7 @@ const SPECS: BuiltinSpec[] = [
   { resource: 'secrets', kind: 'Secret', namespaced: true },
   { resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true },
   { resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], extraSubresources: ['token'] },
+  { resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], status: true },
   { resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
   { resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], status: true },
   { resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], status: true },

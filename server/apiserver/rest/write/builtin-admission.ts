@@ -11,16 +11,18 @@ import { admitStorageCreate, validateStorageUpdate } from './storage-kinds/stora
 import { allocateForServiceWrite } from './service-kinds/service-admission';
 import { strategyFor } from './strategies';
 import { admitPodServiceAccount } from './pod-kinds/service-account-admission';
+import { admitQuotaCreate } from './quota-kinds/quota-admission';
 
 type Obj = Record<string, unknown>;
 
 const nameOf = (obj: Obj) => String((obj.metadata as Obj | undefined)?.name ?? '');
+const nsOf = (obj: Obj) => (obj.metadata as Obj | undefined)?.namespace as string | undefined;
 
 /** what to call once the write committed or failed (drops values reserved for it) */
 export type FinishWrite = () => void;
 const NOTHING: FinishWrite = () => undefined;
 
-/** mutating plugins, then the strategy's Validate, then allocation (Service IPs and ports) */
+/** mutating plugins, then the strategy's Validate, then allocation (Service IPs and ports), then ResourceQuota */
 export async function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: Obj, user?: User, dryRun = false): Promise<FinishWrite> {
   if (!rt.builtin) return NOTHING;
   admitStorageCreate(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
@@ -28,7 +30,14 @@ export async function admitBuiltinCreate(ctx: ApiContext, rt: ServedType, obj: O
   const causes = strategyFor(rt).validate?.(obj) ?? [];
   if (causes.length) throw invalid(rt, nameOf(obj), causes);
   if (isRbacResource(rt)) confirmRbacWrite(ctx, user, rt.resource, obj as never);
-  return allocateForServiceWrite(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
+  const release = allocateForServiceWrite(ctx.store, { group: rt.group, resource: rt.resource, object: obj });
+  try {
+    const unreserve = admitQuotaCreate(ctx.store, { group: rt.group, resource: rt.resource, namespace: rt.namespaced ? nsOf(obj) : undefined, object: obj, dryRun });
+    return () => { unreserve(); release(); };
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 /** the strategy's ValidateUpdate (main resource only), then validating plugins, then allocation */

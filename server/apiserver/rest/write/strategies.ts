@@ -9,6 +9,7 @@ import { PV_STRATEGY, PVC_STRATEGY, STORAGE_CLASS_STRATEGY } from './storage-kin
 import { DAEMON_SET_STRATEGY, DEPLOYMENT_STRATEGY, REPLICA_SET_STRATEGY } from './apps-kinds/workload-strategy';
 import { defaultPodSpec } from './apps-kinds/workload-defaults';
 import { podQOSClass, type PodLike } from './pod-kinds/pod-qos';
+import { RESOURCE_QUOTA_STRATEGY } from './quota-kinds/quota-strategy';
 
 /**
  * Kind-specific behaviour of built-ins (kube's registry strategies), reduced to what
@@ -70,6 +71,7 @@ const STRATEGIES: Record<string, Strategy> = {
     prepareForUpdate(ns, old) { ns.spec = old.spec; },
   },
   '/services': SERVICE_STRATEGY,
+  '/resourcequotas': RESOURCE_QUOTA_STRATEGY,
   'apiextensions.k8s.io/customresourcedefinitions': {
     prepareForCreate(crd) {
       crd.status = CRD_CONDITIONS(crd);

@@ -1,0 +1,72 @@
+/**
+ * kube-controller-manager's ResourceQuota controller: each quota's status.hard mirrors spec.hard
+ * and status.used is the namespace's usage of those resources, recomputed when anything in a
+ * namespace with quotas changes (a quota, a Pod, a counted object) and every 30 s.
+ */
+import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
+import { objectPrefix, parseKey } from '../rest/codec/object-codec';
+import type { ApiObject } from '../rest/types/api-object';
+import { updateObject } from '../rest/write/update-object';
+import { committedUsage, namespaceQuotas, RESOURCE_QUOTAS, type StoredQuota } from '../rest/write/quota-kinds/quota-ledger';
+import { formatAmount } from '../rest/write/quota-kinds/quota-usage';
+import { KeyQueue } from './key-queue';
+import { isGone } from './registry-lookup';
+
+const WRITE = { user: SYSTEM_USER, dryRun: false, fieldValidation: 'Ignore' as const };
+const RESYNC_MS = 30_000;
+
+/** the status a quota should have now */
+export function desiredQuotaStatus(ctx: ApiContext, namespace: string, stored: StoredQuota, quota: ReturnType<typeof namespaceQuotas>[number]['quota']): { hard: Record<string, string>; used: Record<string, string> } {
+  const used = committedUsage(ctx.store, namespace, quota);
+  const hard: Record<string, string> = {};
+  for (const [k, v] of Object.entries(stored.spec?.hard ?? {})) hard[k] = String(v);
+  return { hard, used: Object.fromEntries([...used].map(([k, v]) => [k, formatAmount(k, v)])) };
+}
+
+const sameStatus = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function startQuotaController(ctx: ApiContext): () => void {
+  const log = ctx.log.child({ controller: 'resourcequota' });
+  const queue = new KeyQueue((ns) => syncNamespace(ns), (ns, err) => log.warn({ namespace: ns, err: String(err) }, 'quota sync failed'));
+  const quotaPrefix = objectPrefix(RESOURCE_QUOTAS);
+
+  async function syncNamespace(namespace: string): Promise<void> {
+    const rt = ctx.registry.find('', 'v1', 'resourcequotas')!;
+    for (const { stored, quota } of namespaceQuotas(ctx.store, namespace)) {
+      const status = desiredQuotaStatus(ctx, namespace, stored, quota);
+      if (sameStatus(stored.status, status)) continue;
+      try {
+        await updateObject(ctx, { rt, namespace, name: quota.name, subresource: 'status', mutate: (o: ApiObject) => {
+          delete o.metadata.resourceVersion;
+          return { ...o, status: desiredQuotaStatus(ctx, namespace, o as StoredQuota, quota) };
+        } }, WRITE);
+      } catch (err) { if (!isGone(err)) throw err; }
+    }
+  }
+
+  const hasQuotas = (ns: string) => ctx.store.count(objectPrefix(RESOURCE_QUOTAS, ns)) > 0;
+  const resyncAll = () => {
+    const namespaces = new Set(ctx.store.list(quotaPrefix).items.map((kv) => parseKey(kv.key)!.namespace!));
+    for (const ns of namespaces) queue.add(ns);
+  };
+
+  let abort = new AbortController();
+  let stopped = false;
+  const watchAll = () => {
+    if (stopped) return;
+    abort = new AbortController();
+    const from = ctx.store.currentRevision();
+    resyncAll();
+    ctx.store.watch('/registry/', {
+      afterRevision: from, signal: abort.signal,
+      onEvent: (e) => {
+        const ns = parseKey(e.kv.key)?.namespace;
+        if (ns && hasQuotas(ns)) queue.add(ns);
+      },
+      onDropped: () => setImmediate(watchAll),
+    });
+  };
+  watchAll();
+  const timer = setInterval(resyncAll, RESYNC_MS);
+  return () => { stopped = true; abort.abort(); clearInterval(timer); queue.stop(); };
+}
