@@ -73,6 +73,16 @@ describe('PUT …/namespaces/{ns}/expand-vm-spec', () => {
     expect(res.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', message });
   });
 
+  it("a viewer may expand (KubeVirt's view role); a user without a role gets 403 naming the resource", async () => {
+    const body = draft({ instancetype: { name: 'u1.small' } });
+    expect((await api.call('PUT', EXPAND, body, { token: api.srv.viewerToken })).status).toBe(200);
+    expect((await api.call('POST', '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'nobody' } })).status).toBe(201);
+    const token = (await api.call('POST', '/api/v1/namespaces/default/serviceaccounts/nobody/token', { spec: {} })).body.status.token;
+    const res = await api.call('PUT', EXPAND, body, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
+    expect(res.body.message).toBe('expand-vm-spec.subresources.kubevirt.io is forbidden: User "system:serviceaccount:default:nobody" cannot update resource "expand-vm-spec" in API group "subresources.kubevirt.io" in the namespace "default"');
+  });
+
   it('GET is not served; discovery lists expand-vm-spec', async () => {
     expect((await api.call('GET', EXPAND)).status).toBe(405);
     const list = await api.call('GET', '/apis/subresources.kubevirt.io/v1');
