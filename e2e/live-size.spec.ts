@@ -83,7 +83,7 @@ test('5 sockets is past maxSockets: needs a restart, with the reason', async () 
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(sizeState()).toHaveAttribute('data-state', 'restart');
   await expect(sizeState()).toContainText('Needs a restart');
-  await expect(page.getByTestId('size-detail')).toHaveText('a non-live-updatable field was changed in the template spec');
+  await expect(page.getByTestId('size-detail')).toHaveText("CPU sockets updated in template spec to a value higher than what's available");
   await expect(page.getByTestId('size-why')).toHaveText('5 sockets asked, this guest goes up to 4 live');
   await expect(page.getByTestId('size-cpu')).toHaveText('2 vCPUs (up to 4 live)');
   await snap(page, 'size-restart');

@@ -1,11 +1,14 @@
 'use client';
-/** Create a VM from a form (shows the YAML it will post) or from YAML; admission errors at their field. */
+/**
+ * Create a VM from a form (shows the YAML it will post) or from YAML; admission errors at their
+ * field. A draft naming an instance type also shows the VM as the cluster expands it.
+ */
 import { resourcePath, StorageClassResource, subresourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { parse, stringify } from 'yaml';
-import { RunStrategy, type KubeObject } from '@/lib/kubevirt';
+import { RunStrategy, type KubeObject, type VirtualMachine } from '@/lib/kubevirt';
 import { causesByField, formFieldOf, type ApiFailure } from '@/lib/console/api-status';
 import { queryKeys } from '@/lib/console/query-keys';
 import { buildVirtualMachine, DEFAULT_CREATE_FORM, needsStartAfterCreate, validateCreateForm, type CreateVMForm as Form } from '@/lib/console/vm-template';
@@ -15,6 +18,7 @@ import { useSession } from '@/components/live/useSession';
 import { useResourceList } from '@/components/live/useResourceList';
 import { Button } from '@/components/ui/Button';
 import { useToast } from '@/components/ui/Toasts';
+import { ExpandedPreview } from './ExpandedPreview';
 import { InstancetypeCatalogue } from './InstancetypeCatalogue';
 import { ServerErrors } from './ServerErrors';
 import { YamlEditor } from './YamlEditor';
@@ -32,6 +36,14 @@ function Field({ label, error, children, hint }: { label: string; error?: string
   );
 }
 
+/** The YAML tab's text as a VM to expand, when it parses to one. */
+function draftFromYaml(text: string): VirtualMachine | undefined {
+  try {
+    const v: unknown = parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as VirtualMachine) : undefined;
+  } catch { return undefined; }
+}
+
 export function CreateVMForm() {
   const [mode, setMode] = useState<'form' | 'yaml'>('form');
   const [form, setForm] = useState<Form>(DEFAULT_CREATE_FORM);
@@ -46,6 +58,7 @@ export function CreateVMForm() {
   const defaultClass = classes.items.find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')?.metadata.name;
   const vm = useMemo(() => buildVirtualMachine(form), [form]);
   const preview = useMemo(() => stringify(vm), [vm]);
+  const yamlDraft = useMemo(() => draftFromYaml(yamlText), [yamlText]);
   const local = validateCreateForm(form);
   const server = failure ? causesByField(failure) : {};
   const serverByFormField: Record<string, string> = {};
@@ -93,7 +106,7 @@ export function CreateVMForm() {
                 <label className="flex items-center gap-1.5"><input type="radio" name="sizing" value="custom" checked={form.sizing === 'custom'} onChange={() => set('sizing', 'custom')} />Custom</label>
               </div>
               {form.sizing === 'instancetype' ? (
-                <InstancetypeCatalogue instancetype={form.instancetype} preference={form.preference} error={err('instancetype')}
+                <InstancetypeCatalogue namespace={form.namespace} instancetype={form.instancetype} preference={form.preference} error={err('instancetype')}
                   onInstancetype={(n) => set('instancetype', n)} onPreference={(n) => set('preference', n)} />
               ) : (
                 <div className="grid grid-cols-2 gap-3">
@@ -133,11 +146,15 @@ export function CreateVMForm() {
           <div>
             <p className="mb-1 text-sm font-medium">What will be posted</p>
             <YamlEditor value={preview} readOnly height="28rem" />
+            <ExpandedPreview draft={form.sizing === 'instancetype' && form.instancetype ? vm : undefined} />
           </div>
         </div>
       ) : (
-        <YamlEditor value={yamlText} onChange={(v) => { setYamlText(v); setFailure(undefined); }}
-          markLines={(failure?.causes ?? []).map((c) => (c.field ? lineOfField(yamlText, c.field) : undefined)).filter((n): n is number => !!n)} />
+        <div>
+          <YamlEditor value={yamlText} onChange={(v) => { setYamlText(v); setFailure(undefined); }}
+            markLines={(failure?.causes ?? []).map((c) => (c.field ? lineOfField(yamlText, c.field) : undefined)).filter((n): n is number => !!n)} />
+          <ExpandedPreview draft={yamlDraft} />
+        </div>
       )}
       <ServerErrors failure={failure} lineOf={mode === 'yaml' ? (f) => lineOfField(yamlText, f) : undefined} />
       <div><Button variant="primary" onClick={create} disabled={busy || (mode === 'form' && Object.keys(local).length > 0)} data-testid="create-vm">{busy ? 'Creating…' : 'Create'}</Button></div>

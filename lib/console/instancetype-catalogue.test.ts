@@ -21,6 +21,16 @@ describe('instance type catalogue', () => {
     expect(cat[2].title).toBe('zz');
   });
 
+  it("lists the namespace's own types in their series beside the cluster ones, marked and chosen by kind", () => {
+    const own = { ...it1('u1.small', 1, '2Gi'), kind: 'VirtualMachineInstancetype', metadata: { name: 'u1.small', namespace: 'team' } };
+    const cat = buildCatalogue([it1('u1.small', 1, '2Gi'), it1('u1.large', 2, '8Gi')], [own, { ...it1('team.big', 8, '3Gi'), kind: 'VirtualMachineInstancetype' }]);
+    expect(cat.map((s) => s.series)).toEqual(['u1', 'team']);
+    expect(cat[0].sizes.map((s) => [s.name, s.namespaced, s.choice])).toEqual([
+      ['u1.small', false, 'u1.small'], ['u1.small', true, 'VirtualMachineInstancetype/u1.small'], ['u1.large', false, 'u1.large'],
+    ]);
+    expect(cat[1].sizes[0]).toMatchObject({ namespaced: true, choice: 'VirtualMachineInstancetype/team.big', words: '8 CPUs, 3 GiB memory' });
+  });
+
   it.each([
     [1, '512Mi', '1 CPU, 512 MiB memory'],
     [2, '8Gi', '2 CPUs, 8 GiB memory'],

@@ -60,7 +60,7 @@ function memoryOf(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined) {
   return { bytes: parseQuantity(q), maxGuestBytes: vmi ? parseQuantity(vmi.spec.domain.memory?.maxGuest) : undefined };
 }
 
-/** The CPU side of a RestartRequired the page can explain (the condition's message is KubeVirt's generic one). */
+/** The CPU side of a RestartRequired the page can explain (beside the condition's message, KubeVirt's words for the case). */
 function whyRestart(wanted: number, have: number, max: number | undefined): string | undefined {
   if (wanted === have) return undefined;
   if (wanted < have) return 'removing vCPUs needs a restart';

@@ -49,6 +49,17 @@ describe('buildVMRows', () => {
     expect(buildVMRows([vm], [], now, sizes)[0]).toMatchObject({ cpus: 1, memoryBytes: 0 });
   });
 
+  it("a stopped VM naming its namespace's own instance type gets that type's size, not another namespace's", () => {
+    const own = (ns: string, cpus: number, memory: string) => ({ apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineInstancetype', metadata: { name: 'team', namespace: ns }, spec: { cpu: { guest: cpus }, memory: { guest: memory } } });
+    const sizes = instancetypeSizes(commonInstancetypes(), [own('default', 3, '3Gi'), own('elsewhere', 8, '8Gi')]);
+    const vm = newVM(withRunStrategy('Halted'));
+    vm.spec.instancetype = { name: 'team', kind: 'VirtualMachineInstancetype' };
+    vm.spec.template.spec.domain = { devices: {} };
+    expect(buildVMRows([vm], [], now, sizes)[0]).toMatchObject({ cpus: 3, memoryBytes: 3 * 2 ** 30 });
+    vm.spec.instancetype = { name: 'team' }; // the cluster kind: no cluster type of that name
+    expect(buildVMRows([vm], [], now, sizes)[0]).toMatchObject({ cpus: 1, memoryBytes: 0 });
+  });
+
   it('reads CPUs and memory from the template', () => {
     const vm = newVM((v) => { v.spec.template.spec.domain.cpu = { cores: 2, sockets: 2 }; v.spec.template.spec.domain.memory = { guest: '1Gi' }; });
     expect(buildVMRows([vm], [], now)[0]).toMatchObject({ cpus: 4, memoryBytes: 2 ** 30 });

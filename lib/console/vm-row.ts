@@ -55,20 +55,29 @@ export function statusReason(vm: VirtualMachine, vmi: VirtualMachineInstance | u
 /** CPU count and memory of each cluster instance type, by name (a stopped instance-typed VM's size). */
 export type InstancetypeSizes = ReadonlyMap<string, { cpus: number; memoryBytes: number }>;
 
-export function instancetypeSizes(types: Instancetype[]): InstancetypeSizes {
+const NAMESPACED_KIND = 'VirtualMachineInstancetype';
+/** a namespaced type's key in InstancetypeSizes (a cluster type's key is its name) */
+const namespacedKey = (namespace: string | undefined, name: string) => `${NAMESPACED_KIND}/${namespace ?? 'default'}/${name}`;
+
+/** Sizes by name for the cluster types, and by namespace and name for the namespaced ones. */
+export function instancetypeSizes(types: Instancetype[], namespacedTypes: Instancetype[] = []): InstancetypeSizes {
   const out = new Map<string, { cpus: number; memoryBytes: number }>();
-  for (const t of types) {
+  const add = (t: Instancetype, key: string) => {
     const cpus = t.spec?.cpu?.guest;
     const memoryBytes = quantityBytes(t.spec?.memory?.guest);
-    if (t.metadata.name && typeof cpus === 'number' && memoryBytes !== undefined) out.set(t.metadata.name, { cpus, memoryBytes });
-  }
+    if (t.metadata.name && typeof cpus === 'number' && memoryBytes !== undefined) out.set(key, { cpus, memoryBytes });
+  };
+  for (const t of types) add(t, t.metadata.name ?? '');
+  for (const t of namespacedTypes) add(t, namespacedKey(t.metadata.namespace, t.metadata.name ?? ''));
   return out;
 }
 
-/** The size a VM without a VMI gets from its cluster instance type (namespaced types are not looked up). */
+/** The size a VM without a VMI gets from its instance type: the cluster one, or its namespace's own. */
 function typedSize(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, sizes: InstancetypeSizes | undefined) {
   const m = vm.spec?.instancetype;
-  if (vmi || !m?.name || !sizes || (m.kind && m.kind !== DEFAULT_INSTANCETYPE_KIND)) return undefined;
+  if (vmi || !m?.name || !sizes) return undefined;
+  if (m.kind === NAMESPACED_KIND) return sizes.get(namespacedKey(vm.metadata.namespace, m.name));
+  if (m.kind && m.kind !== DEFAULT_INSTANCETYPE_KIND) return undefined;
   return sizes.get(m.name);
 }
 

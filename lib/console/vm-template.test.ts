@@ -76,6 +76,12 @@ describe('create form: sized by an instance type', () => {
     expect(vm.spec.template.spec.domain.devices.disks?.map((d) => d.name)).toEqual(['root', 'cloudinit']);
   });
 
+  it("a namespaced choice names the namespace's own kinds", () => {
+    const vm = buildVirtualMachine({ ...typed, instancetype: 'VirtualMachineInstancetype/team-big', preference: 'VirtualMachinePreference/fedora' });
+    expect(vm.spec.instancetype).toEqual({ kind: 'VirtualMachineInstancetype', name: 'team-big' });
+    expect(vm.spec.preference).toEqual({ kind: 'VirtualMachinePreference', name: 'fedora' });
+  });
+
   it('no preference picked → no preference matcher; custom sizing → no matchers at all', () => {
     expect(buildVirtualMachine({ ...typed, preference: '' }).spec.preference).toBeUndefined();
     const custom = buildVirtualMachine({ ...typed, sizing: 'custom' });

@@ -1,5 +1,6 @@
 /** The create-VM form's model and the VirtualMachine it posts (shown to the user as YAML first). */
-import { DEFAULT_INSTANCETYPE_KIND, DEFAULT_PREFERENCE_KIND, KUBEVIRT_API_VERSION, RunStrategy, type VirtualMachine } from '../kubevirt';
+import { KUBEVIRT_API_VERSION, RunStrategy, type VirtualMachine } from '../kubevirt';
+import { instancetypeMatcher, preferenceMatcher } from './instancetype-choice';
 
 export interface CreateVMForm {
   name: string;
@@ -19,9 +20,9 @@ export interface CreateVMForm {
   dataDiskClass: string;
   /** CPU and memory from the cores/memory fields, or from a cluster instance type (the catalogue) */
   sizing: 'custom' | 'instancetype';
-  /** a VirtualMachineClusterInstancetype name (u1.small) */
+  /** a VirtualMachineClusterInstancetype name (u1.small), or `VirtualMachineInstancetype/name` for the namespace's own (instancetype-choice.ts) */
   instancetype: string;
-  /** a VirtualMachineClusterPreference name, '' for none */
+  /** a VirtualMachineClusterPreference name, `VirtualMachinePreference/name`, '' for none */
   preference: string;
 }
 
@@ -94,8 +95,8 @@ export function buildVirtualMachine(f: CreateVMForm): VirtualMachine {
   const byType = f.sizing === 'instancetype';
   const sizing = byType
     ? {
-      instancetype: { kind: DEFAULT_INSTANCETYPE_KIND, name: f.instancetype },
-      ...(f.preference ? { preference: { kind: DEFAULT_PREFERENCE_KIND, name: f.preference } } : {}),
+      instancetype: instancetypeMatcher(f.instancetype),
+      ...(f.preference ? { preference: preferenceMatcher(f.preference) } : {}),
     }
     : {};
   return {

@@ -10,7 +10,13 @@ import type { VirtualMachineInstanceSpec } from './vmi-spec-types';
 
 /** KubeVirt's liveUpdateConfiguration.maxHotplugRatio default */
 export const DEFAULT_MAX_HOTPLUG_RATIO = 4;
-/** QEMU's q35 limit, the same bound the converter enforces (KubeVirt caps at 512 for libvirt) */
+/**
+ * KubeVirt's upper bound on a VMI's vCPUs: its maxSockets defaulting keeps
+ * maxSockets × cores × threads at or under 512 ("each machine type has a different maximum"),
+ * and libvirt refuses more. KubeVirt has no admission rule for it; ours refuses more at admission.
+ */
+export const KUBEVIRT_MAX_VCPUS = 512;
+/** QEMU 7.2's q35 limit, the bound our converter enforces at start; maxSockets defaulting stays under it (KubeVirt's 512 would not start here) */
 export const MAX_HOTPLUG_VCPUS = 288;
 
 export function isLiveUpdate(config: KubeVirtConfiguration | undefined): boolean {
@@ -52,6 +58,9 @@ function withoutLiveFields(spec: VirtualMachineInstanceSpec | undefined): unknow
   return copy;
 }
 
+/** KubeVirt's RestartRequired message for a change that no live update covers (and for every change under Stage). */
+export const NON_LIVE_UPDATABLE_MESSAGE = 'a non-live-updatable field was changed in the template spec';
+
 export type CPULiveUpdate =
   | { kind: 'none' }
   /** copy `sockets` into the running VMI */
@@ -65,14 +74,14 @@ export type CPULiveUpdate =
  */
 export function planCPULiveUpdate(current: VirtualMachineInstanceSpec | undefined, atStart: VirtualMachineInstanceSpec | undefined, running: VirtualMachineInstanceSpec): CPULiveUpdate {
   if (!sameJSON(withoutLiveFields(current), withoutLiveFields(atStart))) {
-    return { kind: 'restart', message: 'a change other than CPU sockets or guest memory needs a restart' };
+    return { kind: 'restart', message: NON_LIVE_UPDATABLE_MESSAGE };
   }
   const want = current?.domain?.cpu?.sockets ?? atStart?.domain?.cpu?.sockets;
   const have = running.domain.cpu?.sockets;
   const max = running.domain.cpu?.maxSockets;
   if (want === have || want === undefined) return { kind: 'none' };
-  if (!have || !max) return { kind: 'restart', message: 'the VMI was started without maxSockets, CPU hotplug is not available' };
-  if (want < have) return { kind: 'restart', message: 'CPU hot-unplug is not supported: removing sockets needs a restart' };
-  if (want > max) return { kind: 'restart', message: `the number of sockets (${want}) exceeds the VMI's maxSockets (${max})` };
+  // KubeVirt's words (virt-controller's handleCPUChangeRequest): no maxSockets counts as no room
+  if (have && want < have) return { kind: 'restart', message: 'Reduction of CPU socket count requires a restart' };
+  if (!have || !max || want > max) return { kind: 'restart', message: "CPU sockets updated in template spec to a value higher than what's available" };
   return { kind: 'hotplug', sockets: want };
 }

@@ -124,3 +124,8 @@ export function objectSubresourcePath(r: ResourceDescriptor, opts: { namespace?:
 export function subresourcePath(r: ResourceDescriptor, namespace: string, name: string, sub: string): string {
   return `/apis/${SUBRESOURCES_GROUP}/${KUBEVIRT_VERSION}/namespaces/${encodeURIComponent(namespace)}/${r.plural}/${encodeURIComponent(name)}/${sub}`;
 }
+
+/** virt-api's namespaced `expand-vm-spec` (PUT a draft VM, get it expanded). */
+export function expandVMSpecPath(namespace: string): string {
+  return `/apis/${SUBRESOURCES_GROUP}/${KUBEVIRT_VERSION}/namespaces/${encodeURIComponent(namespace)}/expand-vm-spec`;
+}

@@ -3,6 +3,7 @@
  * it) and an importer Pod that fills it; the Pod's outcome becomes the DataVolume's phase. A failed
  * import takes its claim with it (no half-written claim stays bound); a succeeded one removes its
  * Pod. Progress is read from the importer's pod dir where this process can see it (embedded mode).
+ * A `sourceRef` to a DataSource clones the DataSource's PVC (datavolume-source-ref.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +21,8 @@ import { CDI_APP_LABEL, CDI_GROUP, CDI_VERSION, DATAVOLUMES, DVPhase, sourceKind
 import { importerPodName, renderImporterPod, type ImporterPlacement } from './render-importer-pod';
 import { renderClaim, requestedStorage } from './render-claim';
 import { PROGRESS_FILE } from './importer/progress';
+import { DATASOURCES, type DataSource } from './datasource-status';
+import { dataSourceKeyOf, resolveSourceRef } from './datavolume-source-ref';
 import { parseQuantity } from '../../lib/kubevirt/quantity';
 
 export interface DataVolumeControllerOptions {
@@ -38,6 +41,7 @@ export class DataVolumeController {
   readonly claims: Informer<V1PersistentVolumeClaim & KubernetesObject>;
   readonly pods: Informer<V1Pod & KubernetesObject>;
   readonly classes: Informer<V1StorageClass & KubernetesObject>;
+  readonly dataSources: Informer<DataSource & KubernetesObject>;
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'datavolume-controller' });
 
@@ -47,7 +51,8 @@ export class DataVolumeController {
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.pods = new Informer({ kc, path: '/api/v1/pods', labelSelector: `app=${CDI_APP_LABEL}` });
     this.classes = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
-    this.controller = new Controller({ name: 'datavolume-controller', execute: (k) => this.sync(k), informers: [this.dataVolumes, this.claims, this.pods, this.classes], workers: 1 });
+    this.dataSources = new Informer({ kc, path: `/apis/${CDI_GROUP}/${CDI_VERSION}/${DATASOURCES}` });
+    this.controller = new Controller({ name: 'datavolume-controller', execute: (k) => this.sync(k), informers: [this.dataVolumes, this.claims, this.pods, this.classes, this.dataSources], workers: 1 });
     this.dataVolumes.on(this.controller.enqueueHandlers());
     const bySameName = (o: KubernetesObject) => this.controller.enqueue(keyOf(o));
     this.claims.on({ add: bySameName, update: (_o, n) => bySameName(n), delete: bySameName });
@@ -56,10 +61,16 @@ export class DataVolumeController {
       if (dv) this.controller.enqueue(`${p.metadata?.namespace}/${dv}`);
     };
     this.pods.on({ add: byLabel, update: (_o, n) => byLabel(n), delete: byLabel });
+    // a DataVolume waiting for its sourceRef's DataSource goes on when it appears or changes
+    const byRef = (ds: KubernetesObject) => {
+      const key = keyOf(ds);
+      for (const dv of this.dataVolumes.list((d) => dataSourceKeyOf(d) === key)) this.controller.enqueue(keyOf(dv as KubernetesObject));
+    };
+    this.dataSources.on({ add: byRef, update: (_o, n) => byRef(n), delete: byRef });
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.dataVolumes.run(signal), this.claims.run(signal), this.pods.run(signal), this.classes.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.dataVolumes.run(signal), this.claims.run(signal), this.pods.run(signal), this.classes.run(signal), this.dataSources.run(signal), this.controller.run(signal)]);
   }
 
   private classOf(name: string | undefined): V1StorageClass | undefined {
@@ -78,24 +89,28 @@ export class DataVolumeController {
   }
 
   async sync(key: string): Promise<void> {
-    const dv = this.dataVolumes.get(key);
-    if (!dv || dv.metadata.deletionTimestamp) return;
+    const stored = this.dataVolumes.get(key);
+    if (!stored || stored.metadata.deletionTimestamp) return;
+    // sourceRef → the DataSource's PVC, cloned like a `source.pvc` (CDI's way); the stored spec keeps the ref
+    const resolved = resolveSourceRef(stored, (k) => this.dataSources.get(k));
+    const dv = 'dv' in resolved ? resolved.dv : stored;
+    const held = 'waiting' in resolved ? resolved.waiting : undefined;
     const { namespace } = splitKey(key);
     const ns = namespace ?? 'default';
     const pod = this.pods.get(`${ns}/${importerPodName(dv)}`);
     let pvc = this.claims.get(key);
     const phase = dv.status?.phase;
     const done = phase === DVPhase.Succeeded || phase === DVPhase.Failed;
-    let failure = this.checkSpec(dv);
+    let failure = 'failure' in resolved ? resolved.failure : held ? undefined : this.checkSpec(dv);
     if (!failure && pvc && !this.ownsClaim(dv, pvc)) failure = { reason: 'ErrResourceExists', message: `Resource "${pvc.metadata?.name}" already exists and is not managed by DataVolume` };
-    if (!failure && !pvc && !done) pvc = await this.createClaim(dv);
+    if (!failure && !held && !pvc && !done) pvc = await this.createClaim(dv);
     if (!failure && pvc && !pod && !done && this.ownsClaim(dv, pvc)) {
       const placement = await this.placementFor(dv);
       if (placement === 'wait') this.controller.enqueueAfter(key, 500);
       else await this.createImporter(dv, pvc, placement);
     }
     const upload = this.uploads.get(key);
-    const status = computeDataVolumeStatus(dv, { pvc, pod, failure, upload, progress: this.progressOf(pod), now: new Date().toISOString() });
+    const status = computeDataVolumeStatus(dv, { pvc, pod, failure, waiting: held, upload, progress: this.progressOf(pod), now: new Date().toISOString() });
     const written = sameStatus(dv.status, status) || (await this.writeStatus(dv, status));
     if (upload && written) this.uploads.delete(key);
     if (status.phase !== phase) this.announce(dv, status.phase ?? '', status.conditions?.find((c) => c.type === 'Running')?.message ?? '');

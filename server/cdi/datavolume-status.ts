@@ -14,6 +14,8 @@ export interface DataVolumeInputs {
   upload?: { ok: true } | { ok: false; message: string };
   /** a failure the controller saw (bad spec, claim conflict) */
   failure?: { reason: string; message: string };
+  /** why nothing started yet (the sourceRef's DataSource is missing): the Running condition says it */
+  waiting?: { reason: string; message: string };
   now: string;
 }
 
@@ -65,7 +67,7 @@ export function computeDataVolumeStatus(dv: DataVolume, inputs: DataVolumeInputs
   const running = pod?.status?.phase === 'Running';
   status.phase = running ? (clone ? DVPhase.CloneInProgress : DVPhase.ImportInProgress) : pod ? (clone ? DVPhase.CloneScheduled : DVPhase.ImportScheduled) : DVPhase.Pending;
   status.progress = running ? inputs.progress ?? 'N/A' : 'N/A';
-  const waiting = pod?.status?.containerStatuses?.[0]?.state?.waiting;
+  const waiting = pod?.status?.containerStatuses?.[0]?.state?.waiting ?? (pod ? undefined : inputs.waiting);
   conds = setCondition(conds, running
     ? { type: 'Running', status: 'True', reason: 'Pod is running', message: '' }
     : { type: 'Running', status: 'False', reason: waiting?.reason ?? '', message: waiting?.message ?? '' }, now);

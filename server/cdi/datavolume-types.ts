@@ -30,6 +30,8 @@ export interface DataVolume {
   metadata: { name?: string; namespace?: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string>; deletionTimestamp?: string; resourceVersion?: string; ownerReferences?: unknown[] };
   spec: {
     source?: DataVolumeSource;
+    /** a DataSource to clone from instead of `source` */
+    sourceRef?: { kind?: string; name?: string; namespace?: string };
     pvc?: V1PersistentVolumeClaimSpec;
     storage?: Partial<V1PersistentVolumeClaimSpec>;
     contentType?: string;

@@ -1,9 +1,10 @@
 /**
  * `kv storage`: the storage control loop (kube's PV binder and protection controllers plus the
- * local provisioner; CDI's DataVolume controller joins it) against the API server in the kubeconfig.
+ * local provisioner; CDI's DataVolume and DataSource controllers join it) against the API server in the kubeconfig.
  */
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { DataVolumeController } from '../cdi/datavolume-controller';
+import { DataSourceController } from '../cdi/datasource-controller';
 import { EventRecorder } from '../kube/events';
 import { log } from '../log';
 import { dataDirFromFlags, kubeConfigFromFlags, parseFlags } from '../node/cli-flags';
@@ -25,7 +26,7 @@ export async function runStorageCommand(argv: string[], shared?: SharedRun): Pro
   const dataVolumes = new DataVolumeController({ kc, core, custom, recorder: cdiRecorder, dataDir });
   // --no-datavolumes: kube's storage loop only (a bare cluster has no CDI; `kv up --bare`)
   const withCdi = flags['no-datavolumes'] !== true;
-  const runs = [new VolumeController({ kc, core, recorder, dataDir }).run(signal), ...(withCdi ? [dataVolumes.run(signal)] : [])];
+  const runs = [new VolumeController({ kc, core, recorder, dataDir }).run(signal), ...(withCdi ? [dataVolumes.run(signal), new DataSourceController({ kc, custom }).run(signal)] : [])];
   if (withCdi && typeof flags['upload-port'] === 'string') {
     const host = typeof flags['upload-host'] === 'string' ? flags['upload-host'] : '127.0.0.1';
     const port = Number(flags['upload-port']);

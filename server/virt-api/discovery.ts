@@ -11,12 +11,13 @@ const VMI_SUBS: Sub[] = [
   ...['vnc', 'console', 'portforward', 'guestosinfo', 'userlist', 'filesystemlist', 'vnc/screenshot'].map((s) => ({ name: `virtualmachineinstances/${s}`, kind: 'VirtualMachineInstance', verbs: ['get'] })),
 ];
 const EXPAND: Sub = { name: 'virtualmachines/expand-spec', kind: 'VirtualMachine', verbs: ['get'] };
+const EXPAND_VM_SPEC: Sub = { name: 'expand-vm-spec', kind: 'VirtualMachine', verbs: ['update'] };
 const VM_PORTFORWARD: Sub = { name: 'virtualmachines/portforward', kind: 'VirtualMachine', verbs: ['get'] };
 
 export function apiResourceList(version: string) {
   return {
     kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${SUBRESOURCES_GROUP}/${version}`,
-    resources: [...VM_SUBS, EXPAND, VM_PORTFORWARD, ...VMI_SUBS].map((s) => ({ name: s.name, singularName: '', namespaced: true, kind: s.kind, verbs: s.verbs })),
+    resources: [...VM_SUBS, EXPAND, EXPAND_VM_SPEC, VM_PORTFORWARD, ...VMI_SUBS].map((s) => ({ name: s.name, singularName: '', namespaced: true, kind: s.kind, verbs: s.verbs })),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * `virtualmachines/{name}/expand-spec`: the VM as it would start, its template expanded with its
- * instance type and preference (a VM without either comes back as it is). Nothing is written.
+ * instance type and preference, without spec.instancetype / spec.preference (KubeVirt drops them
+ * so the answer can be posted as it is); a VM without either comes back as it is. Nothing is written.
  */
 import { conflictsMessage, expandSpec, type VirtualMachine } from '../../lib/kubevirt';
 import { InstancetypeNotFound, type InstancetypeLookup } from '../kube/instancetype-lookup';
@@ -15,7 +16,9 @@ export async function expandVM(vm: VirtualMachine, lookup: Pick<InstancetypeLook
     const e = expandSpec('spec.template.spec', vm.spec.template.spec, it?.spec, pref?.spec);
     if (e.conflicts.length) throw new ApiError(422, 'Invalid', conflictsMessage(e.conflicts));
     const template = vm.spec.template;
-    return { ...vm, spec: { ...vm.spec, template: { metadata: { ...template.metadata, annotations: { ...e.annotations, ...template.metadata?.annotations } }, spec: e.spec } } };
+    // as KubeVirt: the matchers go, so the answer can be posted as it is without conflicting
+    const { instancetype: _it, preference: _pref, ...rest } = vm.spec;
+    return { ...vm, spec: { ...rest, template: { metadata: { ...template.metadata, annotations: { ...e.annotations, ...template.metadata?.annotations } }, spec: e.spec } } };
   } catch (err) {
     if (err instanceof InstancetypeNotFound) throw new ApiError(404, 'NotFound', err.message);
     throw err;

@@ -63,6 +63,25 @@ describe('inferFromVolume at VM creation', () => {
     expect(res.body.spec.instancetype).toEqual({ name: 'u1.small' });
   });
 
+  it("a DataVolumeTemplate's sourceRef DataSource: its own labels first, else its source PVC's", async () => {
+    const DAS = '/apis/cdi.kubevirt.io/v1beta1/namespaces/default/datasources';
+    const das = (name: string, labels: Record<string, string>, pvc: string) => ({ apiVersion: 'cdi.kubevirt.io/v1beta1', kind: 'DataSource', metadata: { name, labels }, spec: { source: { pvc: { name: pvc, namespace: 'default' } } } });
+    expect((await api.call('POST', DAS, das('labelled-das', { [IT_LABEL]: 'u1.small', [PREF_LABEL]: 'demo' }, 'plain'))).status).toBe(201);
+    expect((await api.call('POST', DAS, das('bare-das', {}, 'fedora'))).status).toBe(201);
+    const withTemplate = (name: string, ds: string) => {
+      const v = vm(name, { dataVolume: { name: `${name}-root` } }, { instancetype: { inferFromVolume: 'root' }, preference: { inferFromVolume: 'root' } });
+      return { ...v, spec: { ...v.spec, dataVolumeTemplates: [{ metadata: { name: `${name}-root` }, spec: { sourceRef: { kind: 'DataSource', name: ds }, storage: { resources: { requests: { storage: '1Gi' } } } } }] } };
+    };
+    const own = await api.call('POST', VMS, withTemplate('from-das', 'labelled-das'));
+    expect(own.status, JSON.stringify(own.body)).toBe(201);
+    expect([own.body.spec.instancetype, own.body.spec.preference]).toEqual([{ name: 'u1.small' }, { name: 'demo' }]);
+    const viaPvc = await api.call('POST', VMS, withTemplate('from-das-pvc', 'bare-das'));
+    expect(viaPvc.status, JSON.stringify(viaPvc.body)).toBe(201);
+    expect(viaPvc.body.spec.instancetype).toEqual({ name: 'u1.small' });
+    const missing = await api.call('POST', VMS, withTemplate('from-ghost', 'ghost-das'));
+    expect([missing.status, missing.body.message]).toEqual([400, expect.stringContaining('datasources.cdi.kubevirt.io "ghost-das" not found')]);
+  });
+
   it('a PVC without the label refuses the VM with KubeVirt message (400)', async () => {
     const res = await api.call('POST', VMS, vm('unlabelled', pvcVol('plain'), { instancetype: { inferFromVolume: 'root' } }));
     expect(res.status).toBe(400);

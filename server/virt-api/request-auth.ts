@@ -24,9 +24,11 @@ export type Caller =
 export interface Access {
   verb: 'get' | 'update';
   namespace: string;
-  /** `virtualmachines` or `virtualmachineinstances` */
+  /** `virtualmachines`, `virtualmachineinstances` or `expand-vm-spec` */
   resource: string;
+  /** '' for expand-vm-spec */
   subresource: string;
+  /** '' for expand-vm-spec */
   name: string;
 }
 
@@ -46,9 +48,11 @@ export function identifyCaller(req: IncomingMessage): Caller {
 }
 
 const forbiddenMessage = (who: string, a: Access) =>
-  `User "${who}" cannot ${a.verb} resource "${a.resource}/${a.subresource}" in API group "${SUBRESOURCES_GROUP}" in the namespace "${a.namespace}"`;
+  `User "${who}" cannot ${a.verb} resource "${a.subresource ? `${a.resource}/${a.subresource}` : a.resource}" in API group "${SUBRESOURCES_GROUP}" in the namespace "${a.namespace}"`;
 
 function denied(who: string, access: Access): ApiError {
+  // a resource without a name (expand-vm-spec) is named by resource and group, as Kubernetes does
+  if (!access.name) return new ApiError(403, 'Forbidden', `${access.resource}.${SUBRESOURCES_GROUP} is forbidden: ${forbiddenMessage(who, access)}`);
   const named = access.resource === 'virtualmachines' ? 'virtualmachine.kubevirt.io' : 'virtualmachineinstance.kubevirt.io';
   return new ApiError(403, 'Forbidden', `${named} "${access.name}" is forbidden: ${forbiddenMessage(who, access)}`);
 }
@@ -73,7 +77,7 @@ export interface Authorizer {
 export function createAuthorizer(kc: KubeConfig): Authorizer {
   const server = kc.getCurrentCluster()?.server ?? '';
   const ca = kc.getCurrentCluster()?.caData ? Buffer.from(kc.getCurrentCluster()!.caData!, 'base64').toString() : undefined;
-  const resourceAttributes = (a: Access) => ({ namespace: a.namespace, verb: a.verb, group: SUBRESOURCES_GROUP, resource: a.resource, subresource: a.subresource, name: a.name });
+  const resourceAttributes = (a: Access) => ({ namespace: a.namespace, verb: a.verb, group: SUBRESOURCES_GROUP, resource: a.resource, subresource: a.subresource || undefined, name: a.name || undefined });
   return {
     async check(caller, access) {
       const self = caller.kind === 'token';

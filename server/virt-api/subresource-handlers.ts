@@ -15,6 +15,7 @@ import { planStop } from './lifecycle/stop';
 import { checkGuestAgent, checkPause, checkScreenshot, checkSoftReboot, checkUnpause } from './lifecycle/vmi-checks';
 import type { Write } from './lifecycle/writes';
 import { expandVM } from './expand-spec';
+import { EXPAND_VM_SPEC, serveExpandVMSpec } from './expand-vm-spec';
 import { parseVolumeRequest, requestOnVM, requestOnVMI } from './lifecycle/hotplug';
 import { readOptionalBody } from './request-body';
 import type { Caller } from './request-auth';
@@ -149,4 +150,13 @@ export async function serveSubresource(ctx: SubresourceContext, caller: Caller, 
   const reply = await route.run({ ctx, path, req });
   res.writeHead(reply.code, reply.body !== undefined ? { 'content-type': reply.contentType ?? 'application/json' } : {});
   res.end(reply.body);
+}
+
+/** PUT …/namespaces/{ns}/expand-vm-spec: authorized as `update` on the resource `expand-vm-spec` (KubeVirt's rule). */
+export async function serveExpandVMSpecRequest(ctx: SubresourceContext, caller: Caller, namespace: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'PUT') throw new ApiError(405, 'MethodNotAllowed', `${req.method} is not supported on ${EXPAND_VM_SPEC}`);
+  if (namespace) await ctx.authorizer.check(caller, { verb: 'update', namespace, resource: EXPAND_VM_SPEC, subresource: '', name: '' });
+  const vm = await serveExpandVMSpec(ctx, namespace, req);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(vm));
 }

@@ -25,3 +25,13 @@ export function parseSubresourcePath(pathname: string): SubresourcePath | undefi
   return { namespace, resource, name, subresource: rest.join('/') };
 }
 
+
+/** `/apis/subresources.kubevirt.io/{version}/namespaces/{ns}/expand-vm-spec`: the namespace ('' when the path leaves it empty). */
+export function parseExpandVMSpecPath(pathname: string): { namespace: string } | undefined {
+  if (!pathname.startsWith(PREFIX)) return undefined;
+  const parts = pathname.slice(PREFIX.length).split('/').map(decodePathSegment);
+  if (parts.length !== 4 || parts.some((p) => p === undefined)) return undefined;
+  const [version, nsWord, namespace, resource] = parts as string[];
+  if (!(SERVED_VERSIONS as readonly string[]).includes(version) || nsWord !== 'namespaces' || resource !== 'expand-vm-spec') return undefined;
+  return { namespace };
+}

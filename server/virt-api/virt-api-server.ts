@@ -31,8 +31,8 @@ import { loadServingCert } from './serving-cert';
 import { messageOf } from '../kube/api-errors';
 import { retryWhileUnreachable } from '../kube/while-unreachable';
 import type { SubresourceContext } from './subresource-context';
-import { serveSubresource } from './subresource-handlers';
-import { parseSubresourcePath } from './subresource-path';
+import { serveExpandVMSpecRequest, serveSubresource } from './subresource-handlers';
+import { parseExpandVMSpecPath, parseSubresourcePath } from './subresource-path';
 import { requestPathname } from '../http/request-target';
 import { VncSessions } from './vnc-sessions';
 import { warmAdmissionSchemas } from './admission/validators/admission-schemas';
@@ -106,6 +106,14 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
     if (pathname === undefined) return sendApiError(res, new ApiError(400, 'BadRequest', 'invalid request target'));
     if (serveDiscovery(pathname, res)) return;
     if (WEBHOOK_PATH.test(pathname)) return void admission(req, res);
+    const expand = parseExpandVMSpecPath(pathname);
+    if (expand) {
+      Promise.resolve().then(() => serveExpandVMSpecRequest(ctx, identifyCaller(req), expand.namespace, req, res)).catch((err) => {
+        if (!(err instanceof ApiError)) apiLog.warn({ err, path: pathname }, 'expand-vm-spec failed');
+        sendApiError(res, err);
+      });
+      return;
+    }
     const path = parseSubresourcePath(pathname);
     if (!path) return sendApiError(res, new ApiError(404, 'NotFound', 'the server could not find the requested resource'));
     Promise.resolve().then(() => serveSubresource(ctx, identifyCaller(req), path, req, res)).catch((err) => {

@@ -91,6 +91,13 @@ export const KUBEVIRT_CRD_SPECS: CRDSpec[] = [
     ],
   },
   {
+    // CDI's DataSource: what a DataVolume's sourceRef names; the storage component keeps its Ready condition
+    definition: 'v1beta1.DataSource', group: 'cdi.kubevirt.io', version: 'v1beta1', kind: 'DataSource',
+    plural: 'datasources', singular: 'datasource', scope: 'Namespaced',
+    shortNames: ['das'], categories: ['all'], statusSubresource: true,
+    columns: [AGE],
+  },
+  {
     definition: 'v1alpha1.MigrationPolicy', group: 'migrations.kubevirt.io', version: 'v1alpha1', kind: 'MigrationPolicy',
     plural: 'migrationpolicies', singular: 'migrationpolicy', scope: 'Cluster',
     shortNames: [], categories: [], statusSubresource: true, columns: [],

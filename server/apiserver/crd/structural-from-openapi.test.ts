@@ -85,6 +85,7 @@ describe('deploy/crds', () => {
       MigrationPolicy: ['Cluster', [], []],
       KubeVirt: ['Namespaced', ['kv', 'kvs'], ['all']],
       DataVolume: ['Namespaced', ['dv', 'dvs'], ['all']],
+      DataSource: ['Namespaced', ['das'], ['all']],
       VirtualMachineSnapshot: ['Namespaced', ['vmsnapshot', 'vmsnapshots'], []],
       VirtualMachineSnapshotContent: ['Namespaced', ['vmsnapshotcontent', 'vmsnapshotcontents'], []],
       VirtualMachineRestore: ['Namespaced', ['vmrestore', 'vmrestores'], []],

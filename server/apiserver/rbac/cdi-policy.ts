@@ -1,6 +1,6 @@
 /**
- * The ClusterRoles CDI's operator installs, cut to what this cluster serves (DataVolumes and
- * UploadTokenRequests): cdi.kubevirt.io:admin / :edit / :view, aggregated into kube's default
+ * The ClusterRoles CDI's operator installs, cut to what this cluster serves (DataVolumes,
+ * DataSources and UploadTokenRequests): cdi.kubevirt.io:admin / :edit / :view, aggregated into kube's default
  * admin / edit / view, so whoever may edit a namespace may fill DataVolumes and ask for upload
  * tokens there, and a viewer may not.
  */
@@ -11,13 +11,13 @@ const CDI = 'cdi.kubevirt.io';
 const UPLOAD = 'upload.cdi.kubevirt.io';
 
 const EDIT_RULES: PolicyRule[] = [
-  rule(['*'], [CDI], ['datavolumes']),
+  rule(['*'], [CDI], ['datavolumes', 'datasources']),
   rule(['create'], [CDI], ['datavolumes/source']),
   rule(['*'], [UPLOAD], ['uploadtokenrequests']),
 ];
 
 const VIEW_RULES: PolicyRule[] = [
-  rule(['get', 'list', 'watch'], [CDI], ['datavolumes']),
+  rule(['get', 'list', 'watch'], [CDI], ['datavolumes', 'datasources']),
   rule(['create'], [CDI], ['datavolumes/source']),
 ];
 

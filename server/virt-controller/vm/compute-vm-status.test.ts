@@ -42,9 +42,13 @@ describe('computeVMStatus: conditions', () => {
     ['VMI without Ready', newVM(), newVMI(withPhase('Pending')), {}, ['Ready=False/VMIConditionMissing']],
     ['VMI conditions copied', newVM(), newVMI(ready, withCondition({ type: 'LiveMigratable', status: 'True' })), {}, ['Ready=True', 'LiveMigratable=True']],
     ['sync error', newVM(), undefined, { syncError: { reason: 'FailedCreate', message: 'boom' } }, ['Ready=False/VMINotExists', 'Failure=True/FailedCreate']],
-    ['restart required', newVM(), newVMI(ready), { restartRequired: true }, ['Ready=True', 'RestartRequired=True']],
+    ['restart required', newVM(), newVMI(ready), { restartRequired: 'Reduction of CPU socket count requires a restart' }, ['Ready=True', 'RestartRequired=True']],
   ])('%s', (_n, vm, vmi, inputs, want) => expect(types(vm, vmi, inputs)).toEqual(want));
 
+  it("RestartRequired carries virt-controller's reason as its message, as KubeVirt's condition does", () => {
+    const c = computeVMStatus(newVM(), newVMI(ready), { ...base, restartRequired: "CPU sockets updated in template spec to a value higher than what's available" }).conditions;
+    expect(c?.find((x) => x.type === 'RestartRequired')).toMatchObject({ status: 'True', message: "CPU sockets updated in template spec to a value higher than what's available" });
+  });
   it('drops conditions the VMI no longer has', () => {
     const vm = newVM((v) => { v.status = { conditions: [{ type: 'Paused', status: 'True' }, { type: 'Failure', status: 'True' }] }; });
     expect(types(vm, newVMI(ready))).toEqual(['Ready=True']);

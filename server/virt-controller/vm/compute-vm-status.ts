@@ -15,7 +15,8 @@ export interface VMStatusInputs {
   random: number;
   backoff?: BackoffSettings;
   syncError?: VMSyncError;
-  restartRequired: boolean;
+  /** the RestartRequired condition's message, or false */
+  restartRequired: string | false;
   creationExpected: boolean;
   deletionExpected: boolean;
   /** the namespace's DataVolumes and claims (printable status: Provisioning, DataVolumeError, WaitingForVolumeBinding) */

@@ -19,7 +19,6 @@ export const stoppedMessage = (vmiUID: string) =>
 
 export const VMI_NOT_EXISTS_MESSAGE = 'VMI does not exist';
 export const VMI_CONDITION_MISSING_MESSAGE = 'VMI is missing the Ready condition';
-export const RESTART_REQUIRED_MESSAGE = 'a non-live-updatable field was changed in the template spec';
 export const FailureReason = {
   FailedCreate: 'FailedCreate',
   FailedDelete: 'FailedDelete',

@@ -59,7 +59,7 @@ describe('planLiveUpdate: memory', () => {
     expect(planLiveUpdate(vmWith(1, '2Gi').spec, atStart, vmi, true)).toEqual({ kind: 'wait', message: 'memory hotplug is not allowed while VMI is migrating' });
   });
   it('Stage: a memory change needs a restart', () => {
-    expect(planLiveUpdate(vmWith(1, '2Gi').spec, atStart, running(), false)).toEqual({ kind: 'restart', message: 'vmRolloutStrategy is Stage' });
+    expect(planLiveUpdate(vmWith(1, '2Gi').spec, atStart, running(), false)).toEqual({ kind: 'restart', message: 'a non-live-updatable field was changed in the template spec' });
   });
 });
 
@@ -67,12 +67,12 @@ describe('planLiveUpdate', () => {
   const atStart = { spec: vmWith(1).spec };
   const vmi = started(vmWith(1));
   it.each([
-    ['Stage: any template change needs a restart', vmWith(2), false, { kind: 'restart', message: 'vmRolloutStrategy is Stage' }],
+    ['Stage: any template change needs a restart', vmWith(2), false, { kind: 'restart', message: 'a non-live-updatable field was changed in the template spec' }],
     ['Stage: no change, no restart', vmWith(1), false, { kind: 'none' }],
     ['LiveUpdate: sockets 1→2 are hot-plugged', vmWith(2), true, { kind: 'hotplug', sockets: 2 }],
     ['LiveUpdate: memory of a VMI without maxGuest (under 1Gi) needs a restart', vmWith(1, '256Mi'), true, { kind: 'restart', message: 'memory updated in template spec. Memory-hotplug is not available for this VM configuration' }],
-    ['LiveUpdate: another change needs a restart', { ...vmWith(1), spec: { ...vmWith(1).spec, template: { spec: { ...vmWith(1).spec.template.spec, hostname: 'x' } } } }, true, { kind: 'restart', message: 'a change other than CPU sockets or guest memory needs a restart' }],
-    ['LiveUpdate: past maxSockets needs a restart', vmWith(5), true, { kind: 'restart', message: "the number of sockets (5) exceeds the VMI's maxSockets (4)" }],
+    ['LiveUpdate: another change needs a restart', { ...vmWith(1), spec: { ...vmWith(1).spec, template: { spec: { ...vmWith(1).spec.template.spec, hostname: 'x' } } } }, true, { kind: 'restart', message: 'a non-live-updatable field was changed in the template spec' }],
+    ['LiveUpdate: past maxSockets needs a restart', vmWith(5), true, { kind: 'restart', message: "CPU sockets updated in template spec to a value higher than what's available" }],
   ])('%s', (_n, current, live, want) => expect(planLiveUpdate(current.spec, atStart, vmi, live)).toEqual(want));
 
   it('does not nag when the start spec is unknown', () => {
@@ -116,7 +116,7 @@ describe('applyLiveUpdate', () => {
     const vmi = started(vmWith(1));
     await expect(applyLiveUpdate(vmis, vmi, { kind: 'hotplug', sockets: 3 })).resolves.toBe(false);
     expect(patches).toEqual([[vmi.metadata.namespace, vmi.metadata.name, { spec: { domain: { cpu: { sockets: 3 } } } }]]);
-    await expect(applyLiveUpdate(vmis, vmi, { kind: 'restart', message: 'x' })).resolves.toBe(true);
+    await expect(applyLiveUpdate(vmis, vmi, { kind: 'restart', message: 'x' })).resolves.toBe('x');
     expect(patches).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@
  * hot-adds the vCPUs; a memory change moves the VMI by live migration into a Pod sized for it
  * (the migration KubeVirt's workload updater would create), where virt-handler sets the memory.
  */
-import { defaultMaxGuest, defaultMaxSockets, planCPULiveUpdate, planMemoryLiveUpdate, setCondition, MEMORY_CHANGE_CONDITION, WORKLOAD_UPDATE_MIGRATION_ANNOTATION } from '../../../lib/kubevirt';
+import { NON_LIVE_UPDATABLE_MESSAGE, defaultMaxGuest, defaultMaxSockets, planCPULiveUpdate, planMemoryLiveUpdate, setCondition, MEMORY_CHANGE_CONDITION, WORKLOAD_UPDATE_MIGRATION_ANNOTATION } from '../../../lib/kubevirt';
 import type { KubeVirtConfiguration, MemoryLiveUpdate, VirtualMachineInstance, VirtualMachineSpec } from '../../../lib/kubevirt';
 import { log } from '../../log';
 import { isRestartRequired, type RevisionData } from './restart-required';
@@ -44,7 +44,7 @@ export function isMigrating(vmi: VirtualMachineInstance): boolean {
 /** PURE: what the VM's current template means for its running VMI. */
 export function planLiveUpdate(current: VirtualMachineSpec, atStart: RevisionData | undefined, vmi: VirtualMachineInstance, liveUpdate: boolean): LiveUpdatePlan {
   if (!atStart?.spec) return { kind: 'none' }; // unknown start spec: do not nag
-  if (!liveUpdate) return isRestartRequired(current, atStart) ? { kind: 'restart', message: 'vmRolloutStrategy is Stage' } : { kind: 'none' };
+  if (!liveUpdate) return isRestartRequired(current, atStart) ? { kind: 'restart', message: NON_LIVE_UPDATABLE_MESSAGE } : { kind: 'none' };
   const cpu = planCPULiveUpdate(current.template?.spec, atStart.spec.template?.spec, vmi.spec);
   if (cpu.kind === 'restart') return cpu;
   const memory = planMemoryLiveUpdate(current.template?.spec, vmi, isMigrating(vmi));
@@ -97,11 +97,11 @@ export function memoryMigrationDue(vmi: VirtualMachineInstance, migrations: Migr
   return !migrations.some((m) => m.spec?.vmiName === vmi.metadata.name && seconds(m.metadata?.creationTimestamp) >= since && m.status?.phase !== 'Failed');
 }
 
-/** Applies a hotplug plan to the VMI; returns whether the VM needs a restart instead. */
-export async function applyLiveUpdate(clients: LiveUpdateClients['vmis'] | LiveUpdateClients, vmi: VirtualMachineInstance, plan: LiveUpdatePlan, now = new Date()): Promise<boolean> {
+/** Applies a hotplug plan to the VMI; returns the RestartRequired message when the VM needs a restart instead, else false. */
+export async function applyLiveUpdate(clients: LiveUpdateClients['vmis'] | LiveUpdateClients, vmi: VirtualMachineInstance, plan: LiveUpdatePlan, now = new Date()): Promise<string | false> {
   const { vmis, migrations } = 'vmis' in clients ? clients : { vmis: clients, migrations: undefined };
   if (plan.kind === 'none') return false;
-  if (plan.kind === 'restart') return true;
+  if (plan.kind === 'restart') return plan.message;
   const { namespace = 'default', name = '' } = vmi.metadata;
   if (plan.kind === 'wait') {
     liveLog.debug({ vmi: `${namespace}/${name}`, reason: plan.message }, 'memory change waits');

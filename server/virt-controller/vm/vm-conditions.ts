@@ -5,7 +5,7 @@
  */
 import { Reason, VMConditionType, VMIConditionType, findCondition } from '../../../lib/kubevirt';
 import type { Condition, VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
-import { RESTART_REQUIRED_MESSAGE, VMI_CONDITION_MISSING_MESSAGE, VMI_NOT_EXISTS_MESSAGE } from './constants';
+import { VMI_CONDITION_MISSING_MESSAGE, VMI_NOT_EXISTS_MESSAGE } from './constants';
 
 export interface VMSyncError {
   reason: string;
@@ -14,7 +14,8 @@ export interface VMSyncError {
 
 export interface ConditionInputs {
   syncError?: VMSyncError;
-  restartRequired: boolean;
+  /** the RestartRequired condition's message (KubeVirt's reason for it), or false */
+  restartRequired: string | false;
   now: Date;
 }
 
@@ -50,7 +51,7 @@ export function computeVMConditions(vm: VirtualMachine, vmi: VirtualMachineInsta
     out.push(stamp(byType(VMConditionType.Failure), next, inputs.now));
   }
   if (inputs.restartRequired) {
-    const next = { type: VMConditionType.RestartRequired, status: 'True' as const, message: RESTART_REQUIRED_MESSAGE };
+    const next = { type: VMConditionType.RestartRequired, status: 'True' as const, message: inputs.restartRequired };
     out.push(stamp(byType(VMConditionType.RestartRequired), next, inputs.now));
   }
   const manual = byType(VMConditionType.ManualRecoveryRequired);

@@ -149,8 +149,8 @@ export class VMController {
     await this.opts.clients.migrations.create(namespace, memoryChangeMigration(vmi) as never);
   }
 
-  /** Copies a live-updatable change into the running VMI (LiveUpdate); true when the change needs a restart instead. */
-  private async liveUpdateOrRestartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<boolean> {
+  /** Copies a live-updatable change into the running VMI (LiveUpdate); the RestartRequired message when the change needs a restart instead. */
+  private async liveUpdateOrRestartRequired(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): Promise<string | false> {
     if (!vmi || isVMIFinal(vmi) || vmi.metadata.deletionTimestamp || !runStrategyOf(vm).ok) return false;
     await this.migrateForMemoryChange(vmi);
     if (vmi.metadata.annotations?.['kubevirt.io/vm-generation'] === String(vm.metadata.generation)) return false;
