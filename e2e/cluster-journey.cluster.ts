@@ -1,0 +1,97 @@
+/**
+ * The console journey against kubevirt-ts installed from deploy/ onto `kv up --bare` (issue 16;
+ * global setup: e2e/cluster-journey.setup.ts). The console is the `kubevirt-console` Deployment's Pod,
+ * reached through `kubectl port-forward`, acting on the API server with in-cluster config only; the
+ * user signs in with a `kubectl create token` token. Create the demo VM from the form → Running → the
+ * VNC canvas draws the guest → migrate to the other node from the console → the VNC console shows the
+ * guest again → stop → delete. Prints the journey's time. Screenshots in test-results/journey/.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import type { VirtualMachineInstance } from '../lib/kubevirt';
+import { canvasColours, getObject, snap } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+const VM = 'journey-demo';
+const NS = 'default';
+const vmiPath = `/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachineinstances/${VM}`;
+const consoleUrl = () => process.env.KV_E2E_CONSOLE_URL!;
+let page: Page;
+let started = 0;
+
+test.beforeAll(async ({ browser }) => {
+  started = performance.now();
+  page = await browser.newPage();
+});
+
+test.afterAll(async () => {
+  await page.close();
+  console.log(`cluster journey: ${((performance.now() - started) / 1000).toFixed(1)} s (sign in → create → Running → VNC → migrate → stop → delete)`);
+});
+
+async function openTab(p: Page, name: string): Promise<void> {
+  await p.getByRole('navigation', { name: 'VM sections' }).getByRole('button', { name, exact: true }).click();
+}
+
+async function vncDrawn(p: Page): Promise<void> {
+  await expect(p.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
+  await expect.poll(() => canvasColours(p), { timeout: 90_000, message: 'the VNC canvas shows more than one colour' }).toBeGreaterThan(1);
+}
+
+test('a wrong token is refused; a `kubectl create token` token signs in', async () => {
+  await page.goto(`${consoleUrl()}/signin`);
+  await page.getByLabel('Token').fill('not-a-token');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The API server does not accept this token.');
+  await page.getByLabel('Token').fill(process.env.KV_E2E_TOKEN!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-state', 'live', { timeout: 30_000 });
+  await snap(page, 'cluster-signed-in');
+});
+
+test('create the demo VM from the form and see it Running on a node', async () => {
+  await page.getByRole('link', { name: 'Virtual machines' }).click();
+  await page.getByRole('link', { name: 'Create VM' }).click();
+  await page.locator('input[name="name"]').fill(VM);
+  await page.locator('input[name="image"]').fill('demo');
+  await page.getByTestId('create-vm').click();
+  await page.waitForURL(`**/vms/${NS}/${VM}`);
+  await expect(page.locator('[data-status="Running"]').first()).toBeVisible({ timeout: 240_000 });
+  expect(['node-1', 'node-2']).toContain((await getObject<VirtualMachineInstance>(vmiPath))?.status?.nodeName);
+  await snap(page, 'cluster-running');
+});
+
+test('the VNC console shows the guest screen (console Pod → aggregated API → virt-api Pod → virt-handler)', async () => {
+  await openTab(page, 'VNC console');
+  await vncDrawn(page);
+  await snap(page, 'cluster-vnc');
+});
+
+test('migrate to the other node from the console; the VNC console shows the guest again', async () => {
+  const before = (await getObject<VirtualMachineInstance>(vmiPath))?.status?.nodeName;
+  expect(before, 'the VMI reports its node').toBeTruthy();
+  await page.locator('[data-action="migrate"]').click();
+  await page.getByTestId('migrate-confirm').click();
+  const bar = page.getByTestId('migration-progress').first();
+  await expect(bar).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => bar.getAttribute('data-phase'), { timeout: 180_000, intervals: [500], message: 'the migration ends' }).toMatch(/^(Succeeded|Failed)$/);
+  expect(await bar.getAttribute('data-phase'), `migration failed: ${await bar.innerText()}`).toBe('Succeeded');
+  const after = (await getObject<VirtualMachineInstance>(vmiPath))?.status?.nodeName;
+  expect(after).toBe(before === 'node-1' ? 'node-2' : 'node-1');
+  await expect(bar).toContainText(`${before} → ${after}`);
+  await vncDrawn(page);
+  await snap(page, 'cluster-migrated');
+});
+
+test('stop, then delete', async () => {
+  await openTab(page, 'Overview');
+  await page.locator('[data-action="stop"]').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('[data-status="Stopped"]').first()).toBeVisible({ timeout: 120_000 });
+  await snap(page, 'cluster-stopped');
+  await page.locator('[data-action="delete"]').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(`VM ${NS}/${VM} does not exist`)).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => getObject(`/apis/kubevirt.io/v1/namespaces/${NS}/virtualmachines/${VM}`), { timeout: 30_000 }).toBeUndefined();
+});
