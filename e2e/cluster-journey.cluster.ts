@@ -42,7 +42,7 @@ test('a wrong token is refused; a `kubectl create token` token signs in', async 
   await page.goto(`${consoleUrl()}/signin`);
   await page.getByLabel('Token').fill('not-a-token');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('The API server does not accept this token.');
+  await expect(page.getByRole('alert').filter({ hasText: /./ })).toHaveText('The API server does not accept this token.');
   await page.getByLabel('Token').fill(process.env.KV_E2E_TOKEN!);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible({ timeout: 30_000 });

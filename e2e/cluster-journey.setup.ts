@@ -6,9 +6,28 @@
  * Prints install → ready; the teardown stops the port-forward and the cluster.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { freePort, startCluster, type TestCluster } from './harness';
 import { makeKubectl, type Kubectl } from './support/kubectl';
-import { buildDemoImage, consoleBuilt, installFromDeploy, kubectlOk } from './support/install-deploy';
+import { until } from './support/rest';
+import { buildDemoImage, consoleBuilt, installFromDeploy, kubectlOk, NODE_DIR } from './support/install-deploy';
+
+/** launcher pod dirs in the nodes' host directory (only a bare cluster's launchers write there) */
+function launcherPodDirs(): string[] {
+  const nodes = `${NODE_DIR}/nodes`;
+  if (!existsSync(nodes)) return [];
+  return readdirSync(nodes).flatMap((n) => (existsSync(`${nodes}/${n}/pods`) ? readdirSync(`${nodes}/${n}/pods`).map((p) => `${nodes}/${n}/pods/${p}`) : []));
+}
+
+/**
+ * Before the cluster stops: no VM left, and virt-handler (`--clean-pod-dirs`, every 15 s) has removed
+ * the launchers' pod dirs from the host directory, which outlives the cluster (as a kind node's would).
+ */
+async function leaveNoVm(k: Kubectl): Promise<void> {
+  await kubectlOk(k, 'delete', 'vm,vmi', '--all', '-A', '--ignore-not-found', '--wait=true', '--timeout=120s');
+  await until('no launcher Pod', async () => (await kubectlOk(k, 'get', 'pods', '-A', '-l', 'kubevirt.io=virt-launcher', '-o', 'name')).trim() === '', 60_000);
+  await until(`no launcher pod dir under ${NODE_DIR}/nodes (virt-handler sweeps them)`, () => launcherPodDirs().length === 0, 45_000);
+}
 
 /** `kubectl port-forward` to the console's Service on a free local port; resolves once it forwards. */
 async function forwardConsole(k: Kubectl): Promise<{ url: string; proc: ChildProcessWithoutNullStreams }> {
@@ -35,8 +54,12 @@ export default async function clusterJourneySetup(): Promise<() => Promise<void>
   let forward: ChildProcessWithoutNullStreams | undefined;
   const teardown = async () => {
     forward?.kill('SIGTERM');
-    k.dispose();
-    await cluster.stop();
+    try {
+      await leaveNoVm(k);
+    } finally {
+      k.dispose();
+      await cluster.stop();
+    }
   };
   try {
     const { readyMs } = await installFromDeploy(k);
