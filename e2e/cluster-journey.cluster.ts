@@ -6,6 +6,8 @@
  * VNC canvas draws the guest → migrate to the other node from the console → the VNC console shows the
  * guest again → stop → delete. Prints the journey's time. Screenshots in test-results/journey/.
  */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { VirtualMachineInstance } from '../lib/kubevirt';
 import { canvasColours, getObject, snap } from './helpers';
@@ -37,6 +39,34 @@ async function vncDrawn(p: Page): Promise<void> {
   await expect(p.getByTestId('console-state')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
   await expect.poll(() => canvasColours(p), { timeout: 90_000, message: 'the VNC canvas shows more than one colour' }).toBeGreaterThan(1);
 }
+
+/** pid and environment of the process this bare cluster's kubelet started for `kv <command>` */
+function podProcess(command: string): { pid: string; env: Map<string, string> } | undefined {
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const env = new Map(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean)
+        .map((kv): [string, string] => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (env.get('KV_BUNDLE')?.startsWith(`${process.env.KV_E2E_BARE_DATA_DIR}/`) && args.some((a) => a.endsWith('kv.mjs')) && args.includes(command)) return { pid, env };
+    } catch { /* gone meanwhile */ }
+  }
+  return undefined;
+}
+
+test('the console is the kubevirt-console Deployment\'s Pod: `kv console` with in-cluster config only', async () => {
+  const pods = await getObject<{ items: { status: { phase: string; conditions?: { type: string; status: string }[] } }[] }>('/api/v1/namespaces/kubevirt/pods?labelSelector=kubevirt.io%3Dkubevirt-console');
+  expect(pods?.items).toHaveLength(1);
+  expect(pods!.items[0].status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+  const proc = podProcess('console');
+  expect(proc, 'a kv console process started by the bare cluster\'s kubelet').toBeDefined();
+  expect(proc!.env.get('KUBERNETES_SERVICE_HOST')).toBe('10.96.0.1');
+  expect(proc!.env.get('KUBERNETES_SERVICE_PORT')).toBe('443');
+  expect(proc!.env.has('KUBECONFIG')).toBe(false);
+  // the ServiceAccount's files where a container has them, in the process's own mount namespace
+  const inPod = (file: string) => execFileSync('nsenter', ['--mount', `--target=${proc!.pid}`, 'cat', file], { encoding: 'utf8' });
+  expect(inPod('/var/run/secrets/kubernetes.io/serviceaccount/namespace')).toBe('kubevirt');
+  expect(inPod('/var/run/secrets/kubernetes.io/serviceaccount/ca.crt')).toContain('BEGIN CERTIFICATE');
+});
 
 test('a wrong token is refused; a `kubectl create token` token signs in', async () => {
   await page.goto(`${consoleUrl()}/signin`);

@@ -73,6 +73,7 @@ export default async function clusterJourneySetup(): Promise<() => Promise<void>
     forward = console_.proc;
     process.env.KV_E2E_CONSOLE_URL = console_.url;
     process.env.KV_E2E_KUBECONFIG = cluster.kubeconfig;
+    process.env.KV_E2E_BARE_DATA_DIR = cluster.dataDir; // the bare cluster's own (API server, kubelets); no component reads it
     process.env.KV_E2E_TOKEN = token;
     process.env.KV_E2E_JOURNEY_STARTED = String(Date.now());
   } catch (err) {
