@@ -11,4 +11,7 @@ export default defineConfig({
   testMatch: '*.cluster.ts',
   globalSetup: './e2e/cluster-journey.setup.ts',
   globalTeardown: undefined,
+  // a step that hangs (an action button the console hides) fails within minutes, not the base's 10
+  timeout: 5 * 60_000,
+  use: { ...base.use, actionTimeout: 60_000 },
 });

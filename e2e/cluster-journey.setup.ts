@@ -65,9 +65,12 @@ export default async function clusterJourneySetup(): Promise<() => Promise<void>
     const { readyMs } = await installFromDeploy(k);
     console.log(`install → ready: ${(readyMs / 1000).toFixed(1)} s (CRDs, deploy/cluster, certificates; virt-api, virt-controller, console and both virt-handlers rolled out)`);
     buildDemoImage();
-    // the user the journey signs in as: a ServiceAccount bound to cluster-admin, its token from `kubectl create token`
+    // the user the journey signs in as: a ServiceAccount, not cluster-admin, with Kubernetes' `edit` (deploy/'s
+    // kubevirt.io:edit aggregates into it) and deploy/'s kubevirt.io:migrate; its token from `kubectl create token`.
+    // Bound cluster-wide: the console decides "view only" from cluster-wide access reviews (docs/console.md)
     await kubectlOk(k, 'create', 'serviceaccount', 'e2e', '-n', 'default');
-    await kubectlOk(k, 'create', 'clusterrolebinding', 'e2e', '--clusterrole=cluster-admin', '--serviceaccount=default:e2e');
+    await kubectlOk(k, 'create', 'clusterrolebinding', 'e2e-edit', '--clusterrole=edit', '--serviceaccount=default:e2e');
+    await kubectlOk(k, 'create', 'clusterrolebinding', 'e2e-migrate', '--clusterrole=kubevirt.io:migrate', '--serviceaccount=default:e2e');
     const token = (await kubectlOk(k, 'create', 'token', 'e2e', '-n', 'default', '--duration=2h')).trim();
     const console_ = await forwardConsole(k);
     forward = console_.proc;
