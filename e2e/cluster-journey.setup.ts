@@ -49,6 +49,7 @@ async function forwardConsole(k: Kubectl): Promise<{ url: string; proc: ChildPro
 
 export default async function clusterJourneySetup(): Promise<() => Promise<void>> {
   if (!consoleBuilt()) throw new Error('the console Deployment serves the Next build: run `npx next build` first (the image\'s Dockerfile does)');
+  if (process.env.KV_POD_NETWORK === '0') throw new Error('the installed components need the pod network (each Pod its own IP): unset KV_POD_NETWORK and run when no other kv up runs');
   const cluster: TestCluster = await startCluster({ bare: true, nodes: 2, console: false, timeoutMs: 180_000 });
   const k = makeKubectl(cluster.kubeconfig, '60s');
   let forward: ChildProcessWithoutNullStreams | undefined;
