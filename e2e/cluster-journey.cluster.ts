@@ -54,8 +54,9 @@ function podProcess(command: string): { pid: string; env: Map<string, string> } 
 }
 
 test('the console is the kubevirt-console Deployment\'s Pod: `kv console` with in-cluster config only', async () => {
-  const pods = await getObject<{ items: { status: { phase: string; conditions?: { type: string; status: string }[] } }[] }>('/api/v1/namespaces/kubevirt/pods?labelSelector=kubevirt.io%3Dkubevirt-console');
+  const pods = await getObject<{ items: { spec: { serviceAccountName: string }; status: { phase: string; conditions?: { type: string; status: string }[] } }[] }>('/api/v1/namespaces/kubevirt/pods?labelSelector=kubevirt.io%3Dkubevirt-console');
   expect(pods?.items).toHaveLength(1);
+  expect(pods!.items[0].spec.serviceAccountName).toBe('kubevirt-console'); // bound to no role: every step below is the user's RBAC
   expect(pods!.items[0].status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
   const proc = podProcess('console');
   expect(proc, 'a kv console process started by the bare cluster\'s kubelet').toBeDefined();
