@@ -21,6 +21,8 @@ const SERVER = join(ROOT, 'server');
 const CA_INJECTION = { 'cert-manager.io/inject-ca-from': 'kubevirt/virt-api' };
 /** Settings the manifests pass that server code does not read yet (docs/cluster-mode.md, "Code changes"). */
 const PENDING_ENV: string[] = [];
+/** the console's identity (deploy/cluster/service-accounts.yaml): no role binds it */
+const CONSOLE_USER = `system:serviceaccount:${VIRT_API_NAMESPACE}:kubevirt-console`;
 const WORKLOAD_COMPONENT: Record<string, keyof typeof COMPONENT_USERS> = { 'virt-controller': 'virt-controller', 'virt-handler': 'virt-handler', 'virt-api': 'virt-api' };
 
 /** `kv` subcommand → the source file that parses its flags (from server/cli.ts). */
@@ -71,7 +73,17 @@ describe('manifests ↔ kv commands', () => {
       expect(`system:serviceaccount:${VIRT_API_NAMESPACE}:${sa}`).toBe(COMPONENT_USERS[component]);
     }
     const accounts = clusterObjects().filter(({ obj }) => obj.kind === 'ServiceAccount').map(({ obj }) => `system:serviceaccount:${obj.metadata.namespace}:${obj.metadata.name}`);
-    expect(accounts.sort()).toEqual(Object.values(COMPONENT_USERS).sort());
+    expect(accounts.sort()).toEqual([...Object.values(COMPONENT_USERS), CONSOLE_USER].sort());
+  });
+
+  it('the console runs as its own ServiceAccount, bound to no role (it acts only as the signed-in user)', () => {
+    expect(`system:serviceaccount:${VIRT_API_NAMESPACE}:${podTemplateOf(findObject('Deployment', 'kubevirt-console')).spec!.serviceAccountName}`).toBe(CONSOLE_USER);
+    const bindings = clusterObjects().filter(({ obj }) => obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding');
+    expect(bindings.length).toBeGreaterThan(0);
+    const subjects = bindings.flatMap(({ obj }) => ((obj as { subjects?: { kind: string; name: string; namespace?: string }[] }).subjects ?? [])
+      .map((x) => `${x.kind}:${x.namespace}:${x.name}`));
+    expect(subjects).toContain(`ServiceAccount:${VIRT_API_NAMESPACE}:kubevirt-apiserver`);
+    expect(subjects.filter((x) => x.endsWith(':kubevirt-console'))).toEqual([]);
   });
 
   it('environment the manifests set is read by server code, except the listed pending changes', () => {

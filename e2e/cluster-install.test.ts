@@ -11,20 +11,13 @@
  * virt-api, virt-controller and the two virt-handlers collide as hostNetwork Pods on one host would).
  * The pod network is host-wide (nftables, DNS address): run it when no other `kv up` runs.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from './harness';
 import { makeKubectl, type Kubectl } from './support/kubectl';
 import { until, type Endpoint } from './support/rest';
 import { openGuestShell } from './support/guest-shell';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const KV = fileURLToPath(new URL('../bin/kv.mjs', import.meta.url));
-const NODE_DIR = '/var/lib/kubevirt-ts';
-/** `kv console` serves the production build (`npm run build`; the image's Dockerfile runs it) */
-const CONSOLE_BUILT = existsSync(`${ROOT}.next/BUILD_ID`);
+import { buildDemoImage, installFromDeploy, NODE_DIR, ROOT } from './support/install-deploy';
 
 let cluster: TestCluster;
 let k: Kubectl;
@@ -127,22 +120,12 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
   });
 
   it('installs: virt-api, virt-controller, the console and a virt-handler per node Ready; install → ready time printed', { timeout: 300_000 }, async () => {
-    const started = performance.now();
-    installStarted = started;
-    await ok('apply', '--server-side', '-f', `${ROOT}deploy/crds`);
-    await ok('create', 'namespace', 'kubevirt');
-    await ok('-n', 'kubevirt', 'create', 'secret', 'generic', 'virt-handler-token', `--from-literal=token=${execFileSync('openssl', ['rand', '-hex', '32'], { encoding: 'utf8' }).trim()}`);
-    await ok('apply', '-k', `${ROOT}deploy/cluster`);
-    const certs = execFileSync(process.execPath, [KV, 'install-certs', '--kubeconfig', cluster.kubeconfig], { encoding: 'utf8' });
+    installStarted = performance.now();
+    const { certs, consoleReady, readyMs } = await installFromDeploy(k);
     expect(certs).toContain('secret/virt-api-certs created');
     expect(certs).toContain('validatingwebhookconfiguration/virt-api-validator caBundle set');
-    await ok('-n', 'kubevirt', 'rollout', 'status', 'deploy/virt-api', '--timeout=240s');
-    await ok('-n', 'kubevirt', 'rollout', 'status', 'deploy/virt-controller', '--timeout=120s');
-    if (CONSOLE_BUILT) await ok('-n', 'kubevirt', 'rollout', 'status', 'deploy/kubevirt-console', '--timeout=120s');
-    else console.log('no console build (.next/BUILD_ID): the kubevirt-console Pod cannot start; not waited for');
-    await ok('-n', 'kubevirt', 'rollout', 'status', 'ds/virt-handler', '--timeout=120s');
-    const ready = performance.now() - started;
-    console.log(`install → ready: ${(ready / 1000).toFixed(1)} s`);
+    if (!consoleReady) console.log('no console build (.next/BUILD_ID): the kubevirt-console Pod cannot start; not waited for');
+    console.log(`install → ready: ${(readyMs / 1000).toFixed(1)} s`);
     const handlers = (await json('-n', 'kubevirt', 'get', 'pods', '-l', 'kubevirt.io=virt-handler')).items as { spec: { nodeName: string } }[];
     expect(handlers.map((p) => p.spec.nodeName).sort()).toEqual(['node-1', 'node-2']);
     // each handler advertised its endpoint on its Node (virt-api finds it there) and made it schedulable
@@ -173,7 +156,7 @@ describe('kubectl apply -k deploy/cluster onto kv up --bare', () => {
   it('runs the demo VM on a node; its serial console answers through the installed virt-api; install → VM Running time printed', { timeout: 300_000 }, async () => {
     // the node-local image store (docs/cluster-mode.md, "containerDisk images"): every node of this
     // machine shares the host directory the handler DaemonSet mounts
-    execFileSync(process.execPath, [KV, 'images', 'build-demo', '--data-dir', NODE_DIR], { stdio: 'ignore' });
+    buildDemoImage();
     await ok('apply', '-f', k.file('demo.yaml', DEMO_VM));
     const vmi = await vmiRunning(240_000);
     console.log(`install → VM Running: ${((performance.now() - installStarted) / 1000).toFixed(1)} s`);

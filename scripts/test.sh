@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, command 2: every test. Type-check and lint, unit tests, integration tests (whole
-# `kv up` clusters with real QEMU guests), then the browser journey (Playwright, Debian's chromium).
+# `kv up` clusters with real QEMU guests), then the browser journey (Playwright, Debian's chromium),
+# on `kv up` and on kubevirt-ts installed from deploy/ onto `kv up --bare`.
 # Ends with one line: "N passed, N failed, N skipped".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,6 @@ npx vitest run --project integration --reporter=default --reporter=json --output
 echo "== browser e2e"
 [ -d .next ] || npx next build
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/e2e.json" npx playwright test --reporter=list,json
+echo "== browser journey against kubevirt-ts installed from deploy/ onto kv up --bare (npm run test:cluster)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/e2e-cluster.json" npx playwright test -c playwright.cluster.config.ts --reporter=list,json
 node scripts/test-summary.mjs "$reports"

@@ -17,7 +17,7 @@ export function SignInForm({ initialError }: { initialError?: string }) {
   return (
     <form onSubmit={submit} className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <h1 className="text-xl font-semibold">Sign in to kubevirt-ts</h1>
-      <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Open the link <code>kv up</code> printed, or paste a bearer token (from <code>DIR/apiserver/tokens.json</code> or your kubeconfig).</p>
+      <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">Open the link <code>kv up</code> printed, or paste a bearer token: from <code>DIR/apiserver/tokens.json</code> or your kubeconfig, or on a cluster from <code>kubectl create token</code>.</p>
       <label className="mt-4 block text-sm font-medium" htmlFor="token">Token</label>
       <input id="token" type="password" autoFocus autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)}
         className="mt-1 w-full rounded-md border border-slate-300 bg-transparent px-3 py-2 font-mono text-sm dark:border-slate-700" />
