@@ -14,13 +14,11 @@ import {
 
 /** Built-in resources our components touch (a typo guard, not Kubernetes' full list). */
 const BUILTIN_RESOURCES: Record<string, string[]> = {
-  '': ['pods', 'pods/status', 'nodes', 'events', 'namespaces', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes', 'serviceaccounts/token'],
+  '': ['pods', 'pods/status', 'nodes', 'events', 'namespaces', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims', 'persistentvolumes', 'serviceaccounts/token', 'resourcequotas'],
   apps: ['controllerrevisions'],
   'authorization.k8s.io': ['subjectaccessreviews', 'selfsubjectaccessreviews'],
   'authentication.k8s.io': ['tokenreviews'],
   'storage.k8s.io': ['storageclasses'],
-  // CDI's DataSource: not served by kubevirt-ts yet, but a real cluster's CDI serves it and virt-api's inferFromVolume reads it
-  'cdi.kubevirt.io': ['datasources'],
 };
 const VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'APIService', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'VirtualMachineClusterInstancetype', 'VirtualMachineClusterPreference']);

@@ -37,6 +37,11 @@ export const DataVolumeResource: ResourceDescriptor = {
   group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datavolumes',
   kind: 'DataVolume', namespaced: true, shortNames: ['dv', 'dvs'],
 };
+/** CDI's DataSource (cdi.kubevirt.io): a named, ready-to-clone source (a PVC) DataVolumes refer to by `sourceRef` */
+export const DataSourceResource: ResourceDescriptor = {
+  group: 'cdi.kubevirt.io', version: 'v1beta1', plural: 'datasources',
+  kind: 'DataSource', namespaced: true, shortNames: ['das'],
+};
 const snapshotResource = (kind: string, plural: string, shortNames: string[]): ResourceDescriptor => ({ group: 'snapshot.kubevirt.io', version: 'v1beta1', plural, kind, namespaced: true, shortNames });
 export const VirtualMachineSnapshotResource = snapshotResource('VirtualMachineSnapshot', 'virtualmachinesnapshots', ['vmsnapshot', 'vmsnapshots']);
 export const VirtualMachineSnapshotContentResource = snapshotResource('VirtualMachineSnapshotContent', 'virtualmachinesnapshotcontents', ['vmsnapshotcontent', 'vmsnapshotcontents']);
@@ -93,6 +98,7 @@ export const KUBEVIRT_RESOURCES: readonly ResourceDescriptor[] = [
   PreferenceResource,
   ClusterPreferenceResource,
   DataVolumeResource,
+  DataSourceResource,
   VirtualMachineSnapshotResource,
   VirtualMachineSnapshotContentResource,
   VirtualMachineRestoreResource,
