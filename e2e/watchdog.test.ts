@@ -55,7 +55,8 @@ async function expireWatchdog(name: string): Promise<number> {
   const shell = await openGuestShell(c.admin, NS, name);
   try {
     expect(await shell.run('ls /dev/watchdog')).toBe('/dev/watchdog');
-    expect(await shell.run(`${ARM_AND_KILL}; echo rc=$?`)).toMatch(/^rc=0$/m) // the kernel may print "watchdog did not stop!" on the console too;
+    // the kernel may print "watchdog did not stop!" on the console too
+    expect(await shell.run(`${ARM_AND_KILL}; echo rc=$?`)).toMatch(/^rc=0$/m);
     return Date.now();
   } finally {
     shell.close();
