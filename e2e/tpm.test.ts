@@ -94,7 +94,10 @@ describe('persistent EFI variables (backend storage)', () => {
 
   it('a variable the guest writes through efivarfs is there after a stop/start', async () => {
     const vm = demoVM(EFI_VM, { runStrategy: 'Always' });
-    (vm.spec.template.spec.domain as Record<string, unknown>).firmware = { bootloader: { efi: { persistent: true, secureBoot: false } } };
+    const domain = vm.spec.template.spec.domain as Record<string, unknown>;
+    domain.firmware = { bootloader: { efi: { persistent: true, secureBoot: false } } };
+    // OVMF loading the demo kernel and its 10 MB initrd through fw_cfg runs out of memory at 128 MiB
+    domain.memory = { guest: '256Mi' };
     await createVM(c.admin, vm);
     await until('the VM to run', async () => isRunning(await readState(c.admin, EFI_VM)), BOOT_MS);
     const first = (await readVMI(c.admin, EFI_VM)).metadata.uid;
