@@ -4,9 +4,9 @@
  * launcher runs swtpm with its state in that claim, the guest sees a TPM 2.0, and the TPM's
  * non-volatile state carries over a stop/start: the reset count the guest reads from /dev/tpm0
  * (TPM2_ReadClock) goes on instead of starting over; the VMI is not live-migratable on
- * ReadWriteOnce backend storage. A VM with persistent EFI variables: the guest (booted by OVMF, which
- * starts the demo kernel's EFI stub) writes a variable through efivarfs, and reads it back after a
- * stop/start.
+ * ReadWriteOnce backend storage. A VM with persistent EFI variables (secure boot on, the default): the
+ * guest (booted by OVMF, which starts the demo kernel's EFI stub) writes a variable through efivarfs,
+ * and reads it back after a stop/start.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +95,9 @@ describe('persistent EFI variables (backend storage)', () => {
   it('a variable the guest writes through efivarfs is there after a stop/start', async () => {
     const vm = demoVM(EFI_VM, { runStrategy: 'Always' });
     const domain = vm.spec.template.spec.domain as Record<string, unknown>;
-    domain.firmware = { bootloader: { efi: { persistent: true, secureBoot: false } } };
+    // secure boot unset: on, KubeVirt's default on amd64, which needs SMM
+    domain.firmware = { bootloader: { efi: { persistent: true } } };
+    domain.features = { smm: { enabled: true } };
     // OVMF loading the demo kernel and its 10 MB initrd through fw_cfg runs out of memory at 128 MiB
     domain.memory = { guest: '256Mi' };
     await createVM(c.admin, vm);
@@ -105,6 +107,8 @@ describe('persistent EFI variables (backend storage)', () => {
     let shell = await openGuestShell(c.admin, NS, EFI_VM);
     try {
       expect(await shell.run('grep -c " /sys/firmware/efi/efivars efivarfs " /proc/mounts')).toBe('1');
+      // SecureBoot (EFI global variable GUID): attributes, then 1
+      expect(await shell.run('od -An -tx1 /sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c')).toBe('06 00 00 00 01');
       expect(await readVar(shell)).toBe('none');
       // attributes NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS, then the data, in one write()
       await shell.run(`printf '\\007\\000\\000\\000kubevirt-ts' > /tmp/var; dd if=/tmp/var of=${EFI_VAR} bs=64 2>/dev/null`);
