@@ -42,7 +42,7 @@ export async function freePort(): Promise<number> {
  * Starts a whole embedded cluster (`kv up`) in a fresh temp data dir and waits for its `ready`
  * line. `stop()` sends SIGTERM, waits for `kv up` to exit and removes the data dir.
  */
-export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number; bare?: boolean; /** more `kv up` flags */ upArgs?: string[] } = {}): Promise<TestCluster> {
+export async function startCluster(opts: { nodes?: number; console?: boolean; timeoutMs?: number; bare?: boolean; /** more `kv up` flags */ upArgs?: string[]; /** more environment for `kv up` (e.g. KV_DEMO_IMAGE_DIR) */ env?: Record<string, string> } = {}): Promise<TestCluster> {
   const existing = opts.bare ? undefined : useExistingCluster();
   if (existing) return existing;
   const dataDir = mkdtempSync(join(tmpdir(), 'kv-test-'));
@@ -52,7 +52,7 @@ export async function startCluster(opts: { nodes?: number; console?: boolean; ti
   if (opts.console === false) args.push('--no-console');
   if (opts.bare) args.push('--bare');
   args.push(...(opts.upArgs ?? []));
-  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KV_LOG_LEVEL: process.env.KV_LOG_LEVEL ?? 'warn' } });
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KV_LOG_LEVEL: process.env.KV_LOG_LEVEL ?? 'warn', ...opts.env } });
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });

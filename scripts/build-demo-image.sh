@@ -5,8 +5,9 @@
 # (kernel package, busybox, the files under scripts/demo-image/) did not change, it does nothing.
 # Needs Debian packages: busybox-static, cpio, gzip, apt (for `apt-get download`), dpkg, and
 # qemu-system-x86 (whose libraries qemu-guest-agent links).
-# Environment: DEMO_KERNEL_PACKAGE to pin the kernel package (default: what
-# linux-image-cloud-amd64 depends on).
+# Environment: DEMO_KERNEL_PACKAGE: the kernel package (linux-image-6.1.0-<n>-<flavour>), or a
+# metapackage whose kernel to take (default linux-image-cloud-amd64; linux-image-amd64 gives
+# Debian's standard kernel, which has the i6300esb watchdog driver: the "demo-watchdog" variant).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +28,12 @@ mkdir -p "$OUT" "$CACHE"
 exec 9>"$OUT/.lock"
 flock 9
 
+# A versioned kernel package: DEMO_KERNEL_PACKAGE itself, or what the metapackage it names (by
+# default linux-image-cloud-amd64) depends on.
 kernel_package() {
-  if [ -n "${DEMO_KERNEL_PACKAGE:-}" ]; then echo "$DEMO_KERNEL_PACKAGE"; return; fi
-  apt-cache depends linux-image-cloud-amd64 2>/dev/null |
+  want=${DEMO_KERNEL_PACKAGE:-linux-image-cloud-amd64}
+  case "$want" in linux-image-[0-9]*) echo "$want"; return ;; esac
+  apt-cache depends "$want" 2>/dev/null |
     sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n 1
 }
 
@@ -61,7 +65,7 @@ if [ -z "$PKG" ] && [ "$(id -u)" -eq 0 ]; then
   apt-get update -q >&2 || true
   PKG=$(kernel_package)
 fi
-[ -n "$PKG" ] || die "no kernel package found (apt-cache depends linux-image-cloud-amd64 gave nothing)"
+[ -n "$PKG" ] || die "no kernel package found (apt-cache depends ${DEMO_KERNEL_PACKAGE:-linux-image-cloud-amd64} gave nothing)"
 DEB=$(fetch_deb "$PKG")
 AGENT_DEB=$(fetch_deb qemu-guest-agent)
 SSH_DEBS="$(fetch_deb dropbear-bin) $(fetch_deb libtomcrypt1) $(fetch_deb libtommath1) $(fetch_deb openssh-sftp-server)"

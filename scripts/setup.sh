@@ -28,6 +28,8 @@ node bin/kv.mjs bundle
 
 echo "setup: demo guest image"
 bash scripts/build-demo-image.sh
+echo "setup: demo-watchdog guest image (Debian's standard kernel, for e2e/watchdog.test.ts)"
+DEMO_KERNEL_PACKAGE=linux-image-amd64 bash scripts/build-demo-image.sh "$HOME/.cache/kubevirt-ts/demo-watchdog"
 
 echo "setup: building the console"
 NEXT_TELEMETRY_DISABLED=1 npx next build >/tmp/kubevirt-ts-next-build.log 2>&1 || { tail -50 /tmp/kubevirt-ts-next-build.log; exit 1; }

@@ -35,8 +35,8 @@ async function virtApiUrl(admin: Endpoint): Promise<string> {
   return `https://${subset.addresses[0].ip}:${subset.ports[0].port}`;
 }
 
-export async function startLifecycleCluster(opts: { nodes: number }): Promise<LifecycleCluster> {
-  const cluster = await startCluster({ nodes: opts.nodes, console: false, timeoutMs: 180_000 });
+export async function startLifecycleCluster(opts: { nodes: number; env?: Record<string, string> }): Promise<LifecycleCluster> {
+  const cluster = await startCluster({ nodes: opts.nodes, console: false, timeoutMs: 180_000, env: opts.env });
   const { server: url, ca, token } = cluster.access;
   const admin: Endpoint = { url, ca, token };
   try {

@@ -154,7 +154,14 @@ export class Domain extends EventEmitter<DomainEvents> {
       case 'SHUTDOWN': void this.onShutdown(e); break;
       case 'VSERPORT_CHANGE': if (e.data?.id === GUEST_AGENT_PORT_ID) this.update({ agentConnected: e.data.open === true }); break;
       case 'GUEST_PANICKED': this.update({ state: 'crashed', reason: DOMAIN_REASONS.panicked }); break;
+      case 'WATCHDOG': this.onWatchdog(String(e.data?.action)); break;
     }
+  }
+
+  /** The guest's watchdog expired: QEMU resets, powers down or (poweroff) exits 0 right after this event. */
+  private onWatchdog(action: string): void {
+    this.logger.warn({ action }, 'guest watchdog expired');
+    if (action === 'poweroff') this.crashMeaning ??= { reason: DOMAIN_REASONS.crashed, message: `the guest's watchdog expired (action ${action})` };
   }
 
   private async onStop(): Promise<void> {

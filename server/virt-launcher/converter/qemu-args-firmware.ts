@@ -100,7 +100,11 @@ function renderKernelBoot(input: ConverterInput): string[] {
 export function renderFirmwareArgs(input: ConverterInput): ArgsPart {
   const bootloader = input.vmi.spec.domain.firmware?.bootloader;
   if (bootloader?.efi && bootloader.bios) throw invalid('spec.domain.firmware.bootloader: bios and efi are mutually exclusive');
-  if (bootloader?.efi) return renderEfi(input);
+  // a kernel boot goes through OVMF too (its fw_cfg loader starts the kernel's EFI stub), as libvirt does
+  if (bootloader?.efi) {
+    const efi = renderEfi(input);
+    return { ...efi, args: [...efi.args, ...renderKernelBoot(input)] };
+  }
   const args = bootloader?.bios?.useSerial ? ['-device', 'sga'] : [];
   return { args: [...args, ...renderKernelBoot(input)] };
 }
