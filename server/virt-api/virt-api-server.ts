@@ -35,6 +35,7 @@ import { serveSubresource } from './subresource-handlers';
 import { parseSubresourcePath } from './subresource-path';
 import { requestPathname } from '../http/request-target';
 import { VncSessions } from './vnc-sessions';
+import { warmAdmissionSchemas } from './admission/validators/admission-schemas';
 
 const apiLog = log.child({ component: 'virt-api' });
 const WEBHOOK_PATH = /^\/(mutate|validate)-[a-z]+$/;
@@ -84,6 +85,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const clusterConfig = new ClusterConfig(kc);
   const configAbort = new AbortController();
   void clusterConfig.run(configAbort.signal);
+  apiLog.info({ ms: Math.round(warmAdmissionSchemas()) }, 'admission schemas compiled');
   const admission = createAdmissionListener({
     config: () => admissionConfigFrom(clusterConfig.configuration()),
     instancetypes: new InstancetypeLookup(kc),
