@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crdSchema, findCRD, schemaAt } from './crd-schemas';
+import { DEPLOY_CRDS_DIR, readCRDManifests } from './crd-manifests';
+import { crdSchema, findCRD, guessPlural, schemaAt } from './crd-schemas';
 
 const crdYaml = (group: string, kind: string, plural: string) => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -43,11 +44,24 @@ describe('findCRD', () => {
   });
 });
 
+describe('guessPlural', () => {
+  it('names every CRD file of deploy/crds from its kind', () => {
+    expect(['VirtualMachineInstance', 'MigrationPolicy', 'VirtualMachineInstanceMigration', 'StorageClass', 'Box'].map(guessPlural))
+      .toEqual(['virtualmachineinstances', 'migrationpolicies', 'virtualmachineinstancemigrations', 'storageclasses', 'boxes']);
+  });
+});
+
 describe('crdSchema (deploy/crds)', () => {
   it('finds the VMI spec in kubevirt.io_virtualmachineinstances.yaml', () => {
     expect(findCRD('kubevirt.io', 'VirtualMachineInstance')?.spec.names.plural).toBe('virtualmachineinstances');
     const spec = schemaAt(crdSchema('kubevirt.io', 'VirtualMachineInstance'), 'spec');
     expect(spec?.properties?.has('domain')).toBe(true);
+  });
+
+  it('finds every CRD of deploy/crds by its own file name, so none costs a parse of them all', () => {
+    for (const crd of readCRDManifests()) {
+      expect(existsSync(join(DEPLOY_CRDS_DIR, `${crd.spec.group}_${guessPlural(crd.spec.names.kind)}.yaml`)), crd.spec.names.kind).toBe(true);
+    }
   });
 
   it('throws for a kind deploy/crds does not declare', () => {

@@ -30,9 +30,17 @@ function storageSchema(crd: CustomResourceDefinition): SchemaNode | undefined {
 
 const isCRDOf = (group: string, kind: string) => (crd: CustomResourceDefinition) => crd?.spec?.group === group && crd?.spec?.names?.kind === kind;
 
+/** the plural kube's naming gives a kind (enough for file names: Policy → policies, Class → classes) */
+export function guessPlural(kind: string): string {
+  const k = kind.toLowerCase();
+  if (/[^aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
+  if (/(s|x|z|ch|sh)$/.test(k)) return `${k}es`;
+  return `${k}s`;
+}
+
 /** The CRD of `kind`: from its `<group>_<plural>.yaml` when that file declares it, else from every file of `dir`. */
 export function findCRD(group: string, kind: string, dir: string = DEPLOY_CRDS_DIR): CustomResourceDefinition | undefined {
-  const guess = join(dir, `${group}_${kind.toLowerCase()}s.yaml`);
+  const guess = join(dir, `${group}_${guessPlural(kind)}.yaml`);
   const match = isCRDOf(group, kind);
   const fromGuess = existsSync(guess) ? readCRDManifestFile(guess).find(match) : undefined;
   if (fromGuess) return fromGuess;
