@@ -4,7 +4,7 @@
  * FIFO itself, and every process spawned from a big process blocks its event loop while the kernel
  * copies its page tables: in the shared `kv control-plane` process (several hundred MiB) two
  * synchronous mkfifo runs per launcher Pod held every component there for ~75 ms per Pod under load.
- * One asynchronous mkfifo now makes BATCH of them. The pool lives beside the Pod dirs (same
+ * One asynchronous mkfifo now makes BATCH of them, the first batch when the kubelet starts. The pool lives beside the Pod dirs (same
  * filesystem, so rename works); a dot name keeps it out of the Pod dir listing. FIFOs left from an
  * earlier kubelet are used first.
  */
@@ -12,7 +12,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BATCH = 16;
+/** a burst of 16 launcher Pods on one node (two FIFOs each) before the pool runs dry */
+const BATCH = 32;
 
 export interface FifoMaker {
   /** makes FIFOs (mode 600) at these paths, in the background */

@@ -16,6 +16,7 @@ import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wr
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { reattachContainerLog, rotateContainerLog } from './container-log-pipe';
+import { fifoPoolFor } from './fifo-pool';
 import { listPodDirs, podsDirOf, readPodState, TERMINATION_FILE, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
@@ -99,6 +100,7 @@ export class PodManager {
     if (removed.length) this.log.info({ netns: removed }, 'stale pod network namespaces removed');
     this.opts.isolation?.removeStale(new Set(this.runtimes.keys()));
     this.opts.cpuManager?.removeStale(new Set(this.runtimes.keys()));
+    void fifoPoolFor(podsDirOf(this.opts.nodeDir)).refill(); // the first Pods' log FIFOs are ready before they start
   }
 
   /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
