@@ -8,7 +8,7 @@ import { mergePatch, toDeleteBody, type KubeClients } from '../kube/clients';
 import { keyOf, splitKey } from '../kube/resources';
 import { EventRecorder, EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { formatKubeTime } from '../kube/time';
-import { resolveContainerLaunch, type LaunchContext } from './pod-command';
+import { executableProblem, resolveContainerLaunch, type LaunchContext } from './pod-command';
 import { isProjectImage, refuseImage } from './image-policy';
 import { prepareContainerConfig } from './container-config';
 import { VolumeSourceError } from './pod-volume-files';
@@ -336,6 +336,11 @@ export class PodManager {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
+    const missing = executableProblem(launch.file, launch.env, launch.cwd, !(asContainer && container.volumeMounts?.length));
+    if (missing) {
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, missing);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: missing, finishedAt: formatKubeTime() });
+    }
     if (asContainer && container.volumeMounts?.length) {
       try {
         const mounts = planBindMounts(container, rt.config?.volumePaths ?? new Map(), launch.env);
@@ -367,8 +372,9 @@ export class PodManager {
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: cpus.error, finishedAt: formatKubeTime() });
     }
     if (cpus) Object.assign(launch, withCpuAffinity(cpus.cpus, launch.file, launch.args));
+    // outermost: the wrappers above (namespaces, taskset) already run inside the Pod's cgroup
+    if (this.opts.isolation) Object.assign(launch, this.opts.isolation.joiningCommand(rt.uid, launch.file, launch.args));
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
-    this.joinCgroup(rt);
     if (cpus?.cpus.length && rt.pid && !rt.exit) this.opts.isolation?.placeCpus(rt.uid, rt.pid, formatCpuList(cpus.cpus));
     if (cpus?.exclusive) this.repinShared(rt.uid);
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
@@ -385,17 +391,6 @@ export class PodManager {
       if (cpuManager.holds(other.uid)) continue;
       setCpuAffinity(processGroupMembers(other.pid), pool);
       this.opts.isolation?.placeCpus(other.uid, other.pid, formatCpuList(pool));
-    }
-  }
-
-  /** Right after spawn: the container's process joins the Pod's cgroup, or is killed (never unconfined). */
-  private joinCgroup(rt: PodRuntime): void {
-    if (!this.opts.isolation || !rt.pid || rt.exit) return;
-    try {
-      this.opts.isolation.join(rt.uid, rt.pid);
-    } catch (err) {
-      this.log.error({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'container could not join its cgroup; killing it');
-      signalProcessGroup(rt.pid, 'SIGKILL');
     }
   }
 

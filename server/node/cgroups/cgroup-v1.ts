@@ -46,6 +46,10 @@ export class CgroupV1 implements PodCgroups {
     for (const c of V1_CONTROLLERS) writeControl(this.dir(c, uid), 'cgroup.procs', String(pid));
   }
 
+  procsFiles(uid: string): string[] {
+    return V1_CONTROLLERS.map((c) => join(this.dir(c, uid), 'cgroup.procs'));
+  }
+
   oomKills(uid: string): number {
     return readKeyedCount(this.dir('memory', uid), 'memory.oom_control', 'oom_kill');
   }

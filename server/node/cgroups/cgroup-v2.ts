@@ -57,6 +57,10 @@ export class CgroupV2 implements PodCgroups {
     writeControl(this.dir(uid), 'cgroup.procs', String(pid));
   }
 
+  procsFiles(uid: string): string[] {
+    return [join(this.dir(uid), 'cgroup.procs')];
+  }
+
   oomKills(uid: string): number {
     return readKeyedCount(this.dir(uid), 'memory.events', 'oom_kill');
   }

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePod } from '../testing-builders';
+import { log } from '../../log';
 import { CgroupV1 } from './cgroup-v1';
+import { PodIsolation } from './pod-isolation';
 import { CgroupV2 } from './cgroup-v2';
 import { detectLayout, nodeCgroupName, podCgroupsFor } from './detect-cgroups';
 import { cfsQuotaUs, milliCpuToShares, podCpuRequestMillis, podLimits, renderV1Limits, renderV2Limits, sharesToWeight } from './pod-limits';
@@ -162,5 +165,39 @@ describe('layout pinned in the node dir', () => {
       rmSync(nodeDir, { recursive: true, force: true });
       rmSync(parent, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a container joins its Pod cgroup before its command runs', () => {
+  let root: string;
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const run = (file: string, args: string[]) => new Promise<{ code: number | null; out: string; pid: number }>((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => resolve({ code, out, pid: child.pid! }));
+  });
+
+  it('writes its own pid to every cgroup.procs, then execs the command with its arguments untouched', async () => {
+    root = mkdtempSync(join(tmpdir(), 'cg-join-'));
+    const cg = podCgroupsFor({ version: 'v1', v1: { cpu: join(root, 'cpu'), memory: join(root, 'memory') } }, 'n1', '/data');
+    cg.ensure('u-5', {});
+    const isolation = new PodIsolation(cg, log);
+    // the command prints its own pid: the same process that joined (exec keeps the pid)
+    const wrapped = isolation.joiningCommand('u-5', '/bin/sh', ['-c', 'echo "$$|$0|$1"', '$HOME; x', "it's"]);
+    const { code, out, pid } = await run(wrapped.file, wrapped.args);
+    expect(code).toBe(0);
+    expect(out).toBe(`${pid}|$HOME; x|it's\n`);
+    expect(cg.procsFiles('u-5').map((f) => readFileSync(f, 'utf8').trim())).toEqual([String(pid), String(pid)]);
+  });
+
+  it('ends with 126 before the command runs when it cannot join', async () => {
+    root = mkdtempSync(join(tmpdir(), 'cg-join-'));
+    const cg = podCgroupsFor({ version: 'v2', v2: join(root, 'missing') }, 'n1', '/data'); // no Pod cgroup dir: the write fails
+    const wrapped = new PodIsolation(cg, log).joiningCommand('u-6', '/bin/echo', ['ran']);
+    const { code, out } = await run(wrapped.file, wrapped.args);
+    expect(code).toBe(126);
+    expect(out).toBe('');
   });
 });

@@ -21,6 +21,8 @@ export interface PodCgroups {
   ensure(uid: string, limits: PodLimits): void;
   /** Move a process (and so everything it spawns later) into the Pod's cgroup. */
   addProcess(uid: string, pid: number): void;
+  /** The `cgroup.procs` files a process writes its pid to, to join the Pod's cgroup itself. */
+  procsFiles(uid: string): string[];
   /** How many processes the kernel's OOM killer has killed in the Pod's cgroup so far. */
   oomKills(uid: string): number;
   /** Pids still in the Pod's cgroup. */
