@@ -1,13 +1,16 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCriRecord } from '../kube/cri-log';
 import { containerLogFile, openContainerLog } from './container-log-pipe';
 
-const dir = mkdtempSync(join(tmpdir(), 'kv-pipe-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// a Pod dir inside a pods dir of our own: the FIFO pool sits beside the Pod dirs
+const podsDir = mkdtempSync(join(tmpdir(), 'kv-pipe-'));
+const dir = join(podsDir, 'uid-1');
+mkdirSync(dir);
+afterAll(() => rmSync(podsDir, { recursive: true, force: true }));
 
 function run(container: string, script: string): Promise<void> {
   const fds = openContainerLog(dir, container);

@@ -6,11 +6,11 @@
  * SIGPIPE while no kubelet reads (a kubelet restart): its writes wait in the pipe (64 KiB, then
  * they block) until the next kubelet re-attaches (reattachContainerLog) and carries on.
  */
-import { execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, openSync, renameSync, writeSync } from 'node:fs';
 import net from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { encodeCriChunk, type CriStream } from '../kube/cri-log';
+import { fifoPoolFor } from './fifo-pool';
 
 const STREAMS: CriStream[] = ['stdout', 'stderr'];
 
@@ -108,7 +108,7 @@ export function openContainerLog(dir: string, container: string): { stdout: numb
   try {
     for (const stream of STREAMS) {
       const fifo = fifoPath(dir, container, stream);
-      if (!existsSync(fifo)) execFileSync('mkfifo', ['-m', '600', fifo]);
+      if (!existsSync(fifo)) fifoPoolFor(dirname(dir)).take(fifo);
       // read-write: the pipe always has a reader, so the container's writes never fail with EPIPE
       fds.push(openSync(fifo, constants.O_RDWR));
     }

@@ -62,11 +62,16 @@ function hugepagesShare(facts: NodeFacts): Record<string, number> {
   return out;
 }
 
+/** This node's CPU in millicores: the machine's CPUs divided among the local nodes (at least 100m). */
+export function nodeCpuMillis(machineCpus: number, nodesTotal: number): number {
+  return Math.max(100, Math.floor((machineCpus * 1000) / Math.max(1, nodesTotal)));
+}
+
 /** This node's share of the machine: cpu in millicores and memory in Ki, divided among the local nodes. */
 export function computeCapacity(facts: NodeFacts): Record<string, string> {
   const n = Math.max(1, facts.nodesTotal);
   const cap: Record<string, string> = {
-    cpu: `${Math.max(100, Math.floor((facts.machine.cpus * 1000) / n))}m`,
+    cpu: `${nodeCpuMillis(facts.machine.cpus, n)}m`,
     memory: `${Math.floor(facts.machine.memoryBytes / n / 1024)}Ki`,
     pods: String(MAX_PODS),
     [RESOURCE_TUN]: DEVICE_COUNT,

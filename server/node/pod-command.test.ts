@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandVars, resolveContainerLaunch, type LaunchContext } from './pod-command';
+import { executableProblem, expandVars, resolveContainerLaunch, type LaunchContext } from './pod-command';
 import { makePod, withPodSpec } from './testing-builders';
 
 const ctx: LaunchContext = {
@@ -65,5 +65,22 @@ describe('expandVars', () => {
     ['plain', 'plain'],
   ])('%s → %s', (input, out) => {
     expect(expandVars(input, { A: 'a' })).toBe(out);
+  });
+});
+
+describe('executableProblem', () => {
+  const env = { PATH: '/nonexistent:/bin:/usr/bin' };
+  it('finds a name on the container PATH and says what the runtime says when it is not there', () => {
+    expect(executableProblem('sh', env, '/')).toBeUndefined();
+    expect(executableProblem('no-such-command-kv', env, '/')).toBe('exec: "no-such-command-kv": executable file not found in $PATH');
+    expect(executableProblem('sh', { PATH: '/nonexistent' }, '/')).toBe('exec: "sh": executable file not found in $PATH');
+  });
+
+  it('checks a path from the working dir, unless mounts may still bring it', () => {
+    expect(executableProblem('/bin/sh', env, '/')).toBeUndefined();
+    expect(executableProblem('bin/sh', env, '/')).toBeUndefined();
+    expect(executableProblem('/no/such/bin', env, '/')).toBe('exec: "/no/such/bin": stat /no/such/bin: no such file or directory');
+    expect(executableProblem('/etc', env, '/')).toBeDefined(); // a directory does not run
+    expect(executableProblem('/no/such/bin', env, '/', false)).toBeUndefined();
   });
 });

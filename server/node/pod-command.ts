@@ -1,3 +1,5 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { containerEnv, EnvConfigError, expandVars, type EnvSources } from './pod-env';
 
@@ -69,4 +71,25 @@ export function resolveContainerLaunch(pod: V1Pod, container: V1Container, ctx: 
   const cwd = container.workingDir || ctx.podDir;
   if (cmd === 'kv') return { file: ctx.nodeExecutable, args: [ctx.kvScript, ...args], env, cwd };
   return { file: cmd, args, env, cwd };
+}
+
+/**
+ * Why the container's executable cannot run, as the runtime says it before starting anything
+ * (`exec: "x": executable file not found in $PATH`), or undefined. The kubelet starts containers
+ * through wrappers (the cgroup join, namespaces), so a missing command would otherwise end as the
+ * wrapper's exit 127 instead of a StartError. A name is looked up in the container's PATH; a path
+ * is checked relative to its working dir (`checkPaths` false when mounts may still bring it).
+ */
+export function executableProblem(file: string, env: Record<string, string>, cwd: string, checkPaths = true): string | undefined {
+  const runnable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (file.includes('/')) return !checkPaths || runnable(resolvePath(cwd, file)) ? undefined : `exec: "${file}": stat ${file}: no such file or directory`;
+  const dirs = (env.PATH ?? process.env.PATH ?? '').split(':').filter(Boolean);
+  return dirs.some((d) => runnable(join(d, file))) ? undefined : `exec: "${file}": executable file not found in $PATH`;
 }

@@ -8,7 +8,7 @@ import { mergePatch, toDeleteBody, type KubeClients } from '../kube/clients';
 import { keyOf, splitKey } from '../kube/resources';
 import { EventRecorder, EventTypeNormal, EventTypeWarning } from '../kube/events';
 import { formatKubeTime } from '../kube/time';
-import { resolveContainerLaunch, type LaunchContext } from './pod-command';
+import { executableProblem, resolveContainerLaunch, type LaunchContext } from './pod-command';
 import { isProjectImage, refuseImage } from './image-policy';
 import { prepareContainerConfig } from './container-config';
 import { VolumeSourceError } from './pod-volume-files';
@@ -16,6 +16,7 @@ import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wr
 import { HOST_IP, POD_IP } from './pod-command';
 import { describeLostExit, isContainerRunning, startContainer } from './pod-process';
 import { reattachContainerLog, rotateContainerLog } from './container-log-pipe';
+import { fifoPoolFor } from './fifo-pool';
 import { listPodDirs, podsDirOf, readPodState, TERMINATION_FILE, writePodState, type ContainerExit, type PodRuntime } from './pod-runtime';
 import { computePodStatus, isPodStatusChanged } from './pod-status';
 import { signalProcessGroup } from './proc-stat';
@@ -28,10 +29,12 @@ import { ImagePulls } from './image-pulls';
 import type { CpuManager } from './cpu-manager/cpu-manager';
 import { setCpuAffinity, withCpuAffinity } from './cpu-manager/cpu-affinity';
 import { formatCpuList } from '../../lib/kubevirt/cpu-list';
-import { processGroupMembers } from './cgroups/pod-isolation';
+import { isStillJoining, processGroupMembers } from './cgroups/pod-isolation';
 import { EVICTED_REASON } from './eviction/rank';
 
 const DEFAULT_GRACE_SECONDS = 30;
+/** how soon to look again at a container whose wrapper has not exec'd its command yet */
+const JOIN_POLL_MS = 5;
 export const EVENT_STARTED = 'Started';
 export const EVENT_KILLING = 'Killing';
 export const EVENT_FAILED = 'Failed';
@@ -99,6 +102,7 @@ export class PodManager {
     if (removed.length) this.log.info({ netns: removed }, 'stale pod network namespaces removed');
     this.opts.isolation?.removeStale(new Set(this.runtimes.keys()));
     this.opts.cpuManager?.removeStale(new Set(this.runtimes.keys()));
+    void fifoPoolFor(podsDirOf(this.opts.nodeDir)).refill(); // the first Pods' log FIFOs are ready before they start
   }
 
   /** Keys whose pods the API may have forgotten: sync them once the cache is full. */
@@ -334,6 +338,11 @@ export class PodManager {
       void this.events.record(pod, EventTypeWarning, EVENT_FAILED, launch.error);
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: launch.error, finishedAt: formatKubeTime() });
     }
+    const missing = executableProblem(launch.file, launch.env, launch.cwd, !(asContainer && container.volumeMounts?.length));
+    if (missing) {
+      void this.events.record(pod, EventTypeWarning, EVENT_FAILED, missing);
+      return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: missing, finishedAt: formatKubeTime() });
+    }
     if (asContainer && container.volumeMounts?.length) {
       try {
         const mounts = planBindMounts(container, rt.config?.volumePaths ?? new Map(), launch.env);
@@ -365,8 +374,10 @@ export class PodManager {
       return this.onExit(rt, { exitCode: 128, reason: 'StartError', message: cpus.error, finishedAt: formatKubeTime() });
     }
     if (cpus) Object.assign(launch, withCpuAffinity(cpus.cpus, launch.file, launch.args));
+    // outermost: the wrappers above (namespaces, taskset) already run inside the Pod's cgroup
+    if (this.opts.isolation) Object.assign(launch, this.opts.isolation.joiningCommand(rt.uid, launch.file, launch.args));
     startContainer(rt, launch, (exit) => this.onExit(rt, exit));
-    this.joinCgroup(rt);
+    rt.joining = Boolean(this.opts.isolation);
     if (cpus?.cpus.length && rt.pid && !rt.exit) this.opts.isolation?.placeCpus(rt.uid, rt.pid, formatCpuList(cpus.cpus));
     if (cpus?.exclusive) this.repinShared(rt.uid);
     void this.events.record(pod, EventTypeNormal, EVENT_STARTED, `Started container ${rt.container}`);
@@ -386,17 +397,6 @@ export class PodManager {
     }
   }
 
-  /** Right after spawn: the container's process joins the Pod's cgroup, or is killed (never unconfined). */
-  private joinCgroup(rt: PodRuntime): void {
-    if (!this.opts.isolation || !rt.pid || rt.exit) return;
-    try {
-      this.opts.isolation.join(rt.uid, rt.pid);
-    } catch (err) {
-      this.log.error({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'container could not join its cgroup; killing it');
-      signalProcessGroup(rt.pid, 'SIGKILL');
-    }
-  }
-
   private onExit(rt: PodRuntime, exit: ContainerExit): void {
     exit = this.opts.isolation?.classifyExit(rt.uid, exit, rt.oomKillsAtStart) ?? exit;
     rt.exit = exit;
@@ -412,8 +412,17 @@ export class PodManager {
     if (rt.key) this.opts.requeue(rt.key);
   }
 
+  /** The container's wrapper has not joined its cgroup and exec'd the command yet (see isStillJoining). */
+  private stillJoining(rt: PodRuntime): boolean {
+    if (!rt.joining) return false;
+    if (rt.pid && !rt.exit && isStillJoining(rt.pid)) return true;
+    rt.joining = false;
+    return false;
+  }
+
   private async terminate(pod: V1Pod, rt: PodRuntime | undefined): Promise<void> {
     if (rt && isContainerRunning(rt)) {
+      if (!rt.terminating && this.stillJoining(rt)) return this.opts.requeue(rt.key, JOIN_POLL_MS);
       const grace = (pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
       if (!rt.terminating) {
         rt.terminating = { since: Date.now(), graceMs: grace, killed: false };
@@ -460,6 +469,7 @@ export class PodManager {
   private async reportStatus(pod: V1Pod, rt: PodRuntime): Promise<void> {
     // our last status write's event is on its way and syncs this pod again
     if (this.ownWrites.isStale(rt.uid, pod.metadata?.resourceVersion)) return;
+    if (this.stillJoining(rt)) return this.opts.requeue(rt.key, JOIN_POLL_MS);
     const status = computePodStatus(pod, rt, isContainerRunning(rt));
     if (!isPodStatusChanged(pod, status)) return;
     const { namespace, name } = splitKey(keyOf(pod));

@@ -51,6 +51,8 @@ export interface PodRuntime extends PodState {
   config?: import('./container-config').ContainerConfig;
   /** Only for processes this kubelet process spawned (adopted ones are polled). */
   child?: ChildProcess;
+  /** the container was spawned through the cgroup-joining wrapper, which may not have exec'd yet */
+  joining?: boolean;
 }
 
 export const STATE_FILE = 'state.json';

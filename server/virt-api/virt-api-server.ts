@@ -85,6 +85,7 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const clusterConfig = new ClusterConfig(kc);
   const configAbort = new AbortController();
   void clusterConfig.run(configAbort.signal);
+  apiLog.info({ ms: Math.round(warmAdmissionSchemas()) }, 'admission schemas compiled');
   const admission = createAdmissionListener({
     config: () => admissionConfigFrom(clusterConfig.configuration()),
     instancetypes: new InstancetypeLookup(kc),
@@ -139,11 +140,6 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   if (opts.register !== false) await untilServed('registration', () => registerVirtApi(kc, { url, host, port, caPem: cert.caPem }));
   apiLog.info({ url }, 'virt-api ready');
-  setImmediate(() => {
-    const started = performance.now();
-    try { warmAdmissionSchemas(); } catch (err) { apiLog.error({ err }, 'compiling the admission schemas failed'); return; }
-    apiLog.debug({ ms: Math.round(performance.now() - started) }, 'admission schemas compiled');
-  });
   return {
     url, port,
     close: () => new Promise<void>((resolve) => { configAbort.abort(); server.close(() => resolve()); for (const s of sockets) s.destroy(); }),

@@ -142,6 +142,22 @@ describe('runAdmission', () => {
     expect(refusal(r)).toMatchObject({ code: 400, reason: 'BadRequest', message: 'admission webhook "effects" does not support dry run' });
   });
 
+  it('keeps one connection to a webhook across reviews, but never lends it to a webhook with another CA', async () => {
+    let connections = 0;
+    const count = () => { connections++; };
+    server.on('secureConnection', count);
+    try {
+      for (let i = 0; i < 3; i++) expect((await runAdmission(input({ validating: [config('v', [webhook('allow', '/allow')])] }))).allowed).toBe(true);
+      expect(connections).toBe(1);
+      // a caBundle that did not sign the server's certificate fails, though a verified socket to the same address is idle
+      const other = createTestPKI(['virt-api.kubevirt.svc']);
+      const r = await runAdmission(input({ validating: [config('v', [webhook('allow', '/allow', { clientConfig: { service: { namespace: 'kubevirt', name: 'virt-api', path: '/allow' }, caBundle: other.caBundle } })])] }));
+      expect(refusal(r)?.message).toMatch(/failed calling webhook "allow".*certificate/);
+    } finally {
+      server.off('secureConnection', count);
+    }
+  });
+
   it('calls nothing when no rule matches', async () => {
     const before = seen.length;
     const r = await runAdmission(input({ operation: 'DELETE', object: undefined, validating: [config('v', [webhook('deny', '/deny-bare')])] }));

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ensureDir, killAll, listPodUids, readKeyedCount, readPids, removeDir, writeControl } from './cgroup-fs';
 import { podCgroupName, type PodCgroups } from './pod-cgroups';
 import { renderV1Limits, type PodLimits } from './pod-limits';
@@ -8,7 +8,7 @@ export const V1_CONTROLLERS: readonly V1Controller[] = ['cpu', 'memory'];
 
 /**
  * cgroup v1: the node's dir under each controller's hierarchy (cpu, memory); a Pod gets
- * `<node dir>/pod<uid>` in each, with cfs_quota/period and memory.limit_in_bytes.
+ * `<node dir>/pod<uid>` in each, with cfs_quota/period, cpu.shares and memory.limit_in_bytes.
  */
 export class CgroupV1 implements PodCgroups {
   readonly version = 'v1';
@@ -24,8 +24,9 @@ export class CgroupV1 implements PodCgroups {
     return join(this.nodeDirs[c], podCgroupName(uid));
   }
 
-  setNodeLimits(limits: PodLimits): void {
+  setNodeLimits(limits: PodLimits, allNodes?: Pick<PodLimits, 'cpuShares'>): void {
     this.apply((c) => this.nodeDirs[c], limits);
+    if (allNodes?.cpuShares !== undefined) writeControl(dirname(this.nodeDirs.cpu), 'cpu.shares', String(allNodes.cpuShares));
   }
 
   ensure(uid: string, limits: PodLimits): void {
@@ -43,6 +44,10 @@ export class CgroupV1 implements PodCgroups {
 
   addProcess(uid: string, pid: number): void {
     for (const c of V1_CONTROLLERS) writeControl(this.dir(c, uid), 'cgroup.procs', String(pid));
+  }
+
+  procsFiles(uid: string): string[] {
+    return V1_CONTROLLERS.map((c) => join(this.dir(c, uid), 'cgroup.procs'));
   }
 
   oomKills(uid: string): number {

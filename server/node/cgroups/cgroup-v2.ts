@@ -1,12 +1,12 @@
 import { dirname, join } from 'node:path';
 import { ensureDir, killAll, listPodUids, readControl, readKeyedCount, readPids, removeDir, writeControl } from './cgroup-fs';
 import { podCgroupName, type PodCgroups } from './pod-cgroups';
-import { renderV2Limits, type PodLimits } from './pod-limits';
+import { renderV2Limits, sharesToWeight, type PodLimits } from './pod-limits';
 
 const CONTROLLERS = ['cpu', 'memory'];
 
 /**
- * cgroup v2 (unified): `<node dir>/pod<uid>` with cpu.max and memory.max. The cpu and memory
+ * cgroup v2 (unified): `<node dir>/pod<uid>` with cpu.max, cpu.weight and memory.max. The cpu and memory
  * controllers are enabled in cgroup.subtree_control of every level from `enableFrom` (a cgroup
  * without processes of its own, or the root) down to the node's dir.
  */
@@ -41,9 +41,10 @@ export class CgroupV2 implements PodCgroups {
     }
   }
 
-  setNodeLimits(limits: PodLimits): void {
+  setNodeLimits(limits: PodLimits, allNodes?: Pick<PodLimits, 'cpuShares'>): void {
     this.enableControllers();
     for (const [file, value] of Object.entries(renderV2Limits(limits))) writeControl(this.nodeDir, file, value);
+    if (allNodes?.cpuShares !== undefined && this.nodeDir !== this.enableFrom) writeControl(dirname(this.nodeDir), 'cpu.weight', String(sharesToWeight(allNodes.cpuShares)));
   }
 
   ensure(uid: string, limits: PodLimits): void {
@@ -54,6 +55,10 @@ export class CgroupV2 implements PodCgroups {
 
   addProcess(uid: string, pid: number): void {
     writeControl(this.dir(uid), 'cgroup.procs', String(pid));
+  }
+
+  procsFiles(uid: string): string[] {
+    return [join(this.dir(uid), 'cgroup.procs')];
   }
 
   oomKills(uid: string): number {

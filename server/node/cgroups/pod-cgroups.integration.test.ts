@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,12 @@ describe.runIf(layout?.version === 'v1' && process.getuid?.() === 0)('per-Pod cg
     expect(readFileSync(join(podDir('memory', calmUid), 'memory.limit_in_bytes'), 'utf8').trim()).toBe(String(64 * 2 ** 20));
     expect(readFileSync(join(podDir('cpu', calmUid), 'cpu.cfs_quota_us'), 'utf8').trim()).toBe('25000');
     expect(readFileSync(join(podDir('memory', calmUid), 'cgroup.procs'), 'utf8')).toContain(String(pidOf(calm)));
+    // CPU weight as kubelet sizes it: the Pod by its request (250m → 256 shares), the node group by its
+    // allocatable CPU (half the machine: nodesTotal 2), the kubevirt-ts group above the nodes by the machine
+    const cpus = availableParallelism();
+    expect(readFileSync(join(podDir('cpu', calmUid), 'cpu.shares'), 'utf8').trim()).toBe('256');
+    expect(readFileSync(join(podDir('cpu', calmUid), '..', 'cpu.shares'), 'utf8').trim()).toBe(String(Math.floor((Math.max(100, Math.floor((cpus * 1000) / 2)) * 1024) / 1000)));
+    expect(readFileSync(join(podDir('cpu', calmUid), '..', '..', 'cpu.shares'), 'utf8').trim()).toBe(String(cpus * 1024));
 
     // `tail` holds a newline-free stream in memory: 512Mi against a 64Mi limit
     await c.core.createNamespacedPod({ namespace: 'default', body: pod('hog', 'head -c 512M /dev/zero | tail > /dev/null', { memory: '64Mi' }) });

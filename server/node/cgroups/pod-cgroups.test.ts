@@ -1,22 +1,44 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makePod } from '../testing-builders';
+import { log } from '../../log';
 import { CgroupV1 } from './cgroup-v1';
+import { isStillJoining, PodIsolation } from './pod-isolation';
 import { CgroupV2 } from './cgroup-v2';
 import { detectLayout, nodeCgroupName, podCgroupsFor } from './detect-cgroups';
-import { cfsQuotaUs, podLimits, renderV1Limits, renderV2Limits } from './pod-limits';
+import { cfsQuotaUs, milliCpuToShares, podCpuRequestMillis, podLimits, renderV1Limits, renderV2Limits, sharesToWeight } from './pod-limits';
 
 const withLimits = (limits: Record<string, string>) => (p: ReturnType<typeof makePod>) => void (p.spec!.containers[0].resources = { limits });
 
 describe('pod limits', () => {
   it('sums container limits plus overhead; one unlimited container leaves the pod unlimited', () => {
-    expect(podLimits(makePod('a', withLimits({ cpu: '500m', memory: '64Mi' })))).toEqual({ cpuMillis: 500, memoryBytes: 64 * 2 ** 20 });
+    expect(podLimits(makePod('a', withLimits({ cpu: '500m', memory: '64Mi' })))).toEqual({ cpuMillis: 500, memoryBytes: 64 * 2 ** 20, cpuShares: 512 });
     const withOverhead = makePod('b', withLimits({ memory: '1Gi' }), (p) => void (p.spec!.overhead = { memory: '100Mi' }));
-    expect(podLimits(withOverhead)).toEqual({ cpuMillis: undefined, memoryBytes: 1124 * 2 ** 20 });
+    expect(podLimits(withOverhead)).toEqual({ cpuMillis: undefined, memoryBytes: 1124 * 2 ** 20, cpuShares: 2 });
     const two = makePod('c', withLimits({ memory: '1Gi' }), (p) => void p.spec!.containers.push({ name: 'd', image: 'x' }));
     expect(podLimits(two).memoryBytes).toBeUndefined();
+  });
+
+  it('weighs a Pod by the CPU it requests, as kubelet sizes cpu.shares (1024 per CPU, 2 for none)', () => {
+    const requests = (cpu: string, limit?: string) => (p: ReturnType<typeof makePod>) => void (p.spec!.containers[0].resources = { requests: { cpu }, ...(limit ? { limits: { cpu: limit } } : {}) });
+    expect(podCpuRequestMillis(makePod('r', requests('100m', '2')))).toBe(100);
+    expect(podCpuRequestMillis(makePod('l', withLimits({ cpu: '1500m' })))).toBe(1500); // a limit alone is the request
+    const twoAndInit = makePod('i', requests('250m'), (p) => {
+      p.spec!.containers.push({ name: 'b', image: 'x', resources: { requests: { cpu: '250m' } } });
+      p.spec!.initContainers = [{ name: 'init', image: 'x', resources: { requests: { cpu: '2' } } }];
+      p.spec!.overhead = { cpu: '100m' };
+    });
+    expect(podCpuRequestMillis(twoAndInit)).toBe(2100); // the init container's 2 CPUs are more than 2 × 250m, plus the overhead
+    expect(podLimits(makePod('r', requests('100m'))).cpuShares).toBe(102);
+    expect(podLimits(makePod('none')).cpuShares).toBe(2);
+    expect([0, 1, 999, 1000, 2000, 10_000_000].map(milliCpuToShares)).toEqual([2, 2, 1022, 1024, 2048, 262_144]);
+    // cgroup v2: kube's conversion of shares to cpu.weight
+    expect([2, 1024, 2048, 262_144].map(sharesToWeight)).toEqual([1, 39, 79, 10_000]);
+    expect(renderV1Limits({ cpuShares: 512 }).cpu['cpu.shares']).toBe('512');
+    expect(renderV2Limits({ cpuShares: 1024 })['cpu.weight']).toBe('39');
   });
 
   it('renders CFS quota like kubelet (100ms period, 1ms floor) and memory limits for v1 and v2', () => {
@@ -85,6 +107,29 @@ describe('drivers on a fake cgroup root', () => {
     expect(cg.list()).toEqual(['u-1']);
   });
 
+  it('v1 weighs the node group by its allocatable CPU and the kubevirt-ts group above all nodes by the machine', () => {
+    root = mkdtempSync(join(tmpdir(), 'cg1-'));
+    const cg = podCgroupsFor({ version: 'v1', v1: { cpu: join(root, 'cpu'), memory: join(root, 'memory') } }, 'n1', '/data');
+    cg.setNodeLimits({ memoryBytes: 1 << 30, cpuShares: 1024 }, { cpuShares: 2048 });
+    const node = nodeCgroupName('n1', '/data');
+    expect(read('cpu', node, 'cpu.shares')).toBe('1024');
+    expect(read('cpu', 'kubevirt-ts', 'cpu.shares')).toBe('2048');
+    expect(read('memory', node, 'memory.limit_in_bytes')).toBe(String(1 << 30));
+    cg.ensure('u-3', { cpuShares: 102 });
+    expect(read('cpu', node, 'podu-3', 'cpu.shares')).toBe('102');
+  });
+
+  it('v2 writes the same weights as cpu.weight', () => {
+    root = mkdtempSync(join(tmpdir(), 'cg2-'));
+    const cg = podCgroupsFor({ version: 'v2', v2: root }, 'n1', '/data');
+    cg.setNodeLimits({ cpuShares: 1024 }, { cpuShares: 2048 });
+    cg.ensure('u-4', { cpuShares: 2 });
+    const node = nodeCgroupName('n1', '/data');
+    expect(read(node, 'cpu.weight')).toBe('39');
+    expect(read('kubevirt-ts', 'cpu.weight')).toBe('79');
+    expect(read(node, 'podu-4', 'cpu.weight')).toBe('1');
+  });
+
   it('v2 enables cpu and memory down to the node dir and writes cpu.max and memory.max', () => {
     root = mkdtempSync(join(tmpdir(), 'cg2-'));
     mkdirSync(join(root, 'svc'), { recursive: true });
@@ -120,5 +165,64 @@ describe('layout pinned in the node dir', () => {
       rmSync(nodeDir, { recursive: true, force: true });
       rmSync(parent, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a container joins its Pod cgroup before its command runs', () => {
+  let root: string;
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const run = (file: string, args: string[]) => new Promise<{ code: number | null; out: string; pid: number }>((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => resolve({ code, out, pid: child.pid! }));
+  });
+
+  it('writes its own pid to every cgroup.procs, then execs the command with its arguments untouched', async () => {
+    root = mkdtempSync(join(tmpdir(), 'cg-join-'));
+    const cg = podCgroupsFor({ version: 'v1', v1: { cpu: join(root, 'cpu'), memory: join(root, 'memory') } }, 'n1', '/data');
+    cg.ensure('u-5', {});
+    const isolation = new PodIsolation(cg, log);
+    // the command prints its own pid: the same process that joined (exec keeps the pid)
+    const wrapped = isolation.joiningCommand('u-5', '/bin/sh', ['-c', 'echo "$$|$0|$1"', '$HOME; x', "it's"]);
+    const { code, out, pid } = await run(wrapped.file, wrapped.args);
+    expect(code).toBe(0);
+    expect(out).toBe(`${pid}|$HOME; x|it's\n`);
+    expect(cg.procsFiles('u-5').map((f) => readFileSync(f, 'utf8').trim())).toEqual([String(pid), String(pid)]);
+  });
+
+  it('is told apart from its command until it has joined and exec\'d (the kubelet neither reports it Running nor signals it before)', async () => {
+    root = mkdtempSync(join(tmpdir(), 'cg-join-'));
+    const cg = podCgroupsFor({ version: 'v2', v2: join(root, 'v2') }, 'n1', '/data');
+    cg.ensure('u-7', {});
+    const [procs] = cg.procsFiles('u-7');
+    rmSync(procs!, { force: true });
+    expect(spawnSync('mkfifo', [procs!]).status).toBe(0); // the wrapper's write blocks until we read
+    const wrapped = new PodIsolation(cg, log).joiningCommand('u-7', '/bin/sleep', ['30']);
+    const child = spawn(wrapped.file, wrapped.args, { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(isStillJoining(child.pid!)).toBe(true);
+      expect(readFileSync(procs!, 'utf8').trim()).toBe(String(child.pid)); // lets the write finish
+      const deadline = Date.now() + 5000;
+      while (isStillJoining(child.pid!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(isStillJoining(child.pid!)).toBe(false);
+      const argv = () => readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').slice(0, 2);
+      while (argv()[0] === '' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5)); // empty for a moment while it execs
+      expect(argv()).toEqual(['/bin/sleep', '30']);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(isStillJoining(999_999_999)).toBe(false); // gone: nothing to wait for
+  });
+
+  it('ends with 126 before the command runs when it cannot join', async () => {
+    root = mkdtempSync(join(tmpdir(), 'cg-join-'));
+    const cg = podCgroupsFor({ version: 'v2', v2: join(root, 'missing') }, 'n1', '/data'); // no Pod cgroup dir: the write fails
+    const wrapped = new PodIsolation(cg, log).joiningCommand('u-6', '/bin/echo', ['ran']);
+    const { code, out } = await run(wrapped.file, wrapped.args);
+    expect(code).toBe(126);
+    expect(out).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { dataPaths } from '../../data-dir';
-import type { MachineFacts } from '../node-object';
+import { nodeCpuMillis, type MachineFacts } from '../node-object';
+import { milliCpuToShares } from './pod-limits';
 import { detectPodCgroups } from './detect-cgroups';
 import { PodIsolation } from './pod-isolation';
 import { detectCpusetCgroups } from './cpuset-cgroups';
@@ -25,7 +26,12 @@ export function setUpPodIsolation(s: IsolationSetup): PodIsolation | undefined {
     return undefined;
   }
   try {
-    cgroups.setNodeLimits({ memoryBytes: Math.floor(s.machine.memoryBytes / Math.max(1, s.nodesTotal)) });
+    // kubelet sizes kubepods' cpu.shares from the node's allocatable CPU (1024 per CPU); the local
+    // nodes split the machine, so the group above them all weighs the machine's CPUs
+    cgroups.setNodeLimits(
+      { memoryBytes: Math.floor(s.machine.memoryBytes / Math.max(1, s.nodesTotal)), cpuShares: milliCpuToShares(nodeCpuMillis(s.machine.cpus, s.nodesTotal)) },
+      { cpuShares: milliCpuToShares(s.machine.cpus * 1000) },
+    );
   } catch (err) {
     s.log.warn({ err: (err as Error).message, cgroup: cgroups.describe }, 'cannot set up the node cgroup: pods run without resource limits');
     return undefined;
