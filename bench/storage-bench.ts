@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     const servers = [
       { name: 'python http.server (no ranges: download, then convert)', port, proc: spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], { stdio: 'ignore' }) },
       { name: 'Node range-file-server (ranges: converted from the URL)', port: port + 1, proc: spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'range-file-server.ts'), dir, String(port + 1)], { stdio: 'ignore' }) },
-      ...(hasBusyboxHttpd ? [{ name: 'busybox httpd (ranges, sendfile)', port: port + 2, proc: spawn('busybox', ['httpd', '-f', '-p', `127.0.0.1:${port + 2}`, '-h', dir], { stdio: 'ignore' }) }] : []),
+      ...(hasBusyboxHttpd ? [{ name: 'busybox httpd (ranges, sendfile, a fork per connection)', port: port + 2, proc: spawn('busybox', ['httpd', '-f', '-p', `127.0.0.1:${port + 2}`, '-h', dir], { stdio: 'ignore' }) }] : []),
     ];
     for (const server of servers) {
       for (let i = 0; i < 100; i++) {
