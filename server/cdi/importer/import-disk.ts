@@ -41,12 +41,13 @@ async function qemuImg(args: string[]): Promise<void> {
   }
 }
 
-/** qemu-img's view of a source file, refusing what CDI refuses. */
-async function checkSource(file: string, capacity: number): Promise<{ format: string; virtualSize: number }> {
+/** qemu-img's view of a source file, refusing what CDI refuses; a URL's `qemu-img info` gets `stallMs` to answer */
+async function checkSource(file: string, capacity: number, stallMs?: number): Promise<{ format: string; virtualSize: number }> {
   let info;
   try {
-    info = await inspectDisk(file);
+    info = await inspectDisk(file, stallMs);
   } catch (err) {
+    if (stallMs && (err as { killed?: boolean }).killed) throw new TransferStalled(`qemu-img info did not answer in ${stallMs} ms`);
     throw new ImportError(`unable to read the image: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
   }
   if (info.backingFile) throw new ImportError('Image is invalid: it has a backing file, which is not allowed');
@@ -139,7 +140,7 @@ export async function importDisk(job: ImportJob, progress: ProgressFile, opts: I
         const ranged = job.checksum ? undefined : await rangedSource(job.endpoint!);
         if (ranged) {
           try {
-            const { format } = await checkSource(ranged, job.sizeBytes);
+            const { format } = await checkSource(ranged, job.sizeBytes, stallMs);
             await writeRaw(ranged, format, dest, block, job.sizeBytes, progress, stallMs);
             break;
           } catch (err) {

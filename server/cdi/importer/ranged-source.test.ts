@@ -25,8 +25,8 @@ function serve(withRanges: boolean): Promise<Server> {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     // /stall/…: ranged reads past the first MiB (the data, not the qcow2 header qemu-img info
     // reads) are answered with headers and then nothing, as when qemu's curl driver hangs
-    const stall = path.startsWith('/stall/');
-    const file = join(dir, 'www', path.replace(/^\/stall\//, '/'));
+    const stall = /^\/stall(all)?\//.exec(path)?.[0];
+    const file = join(dir, 'www', stall ? path.slice(stall.length - 1) : path);
     let size: number;
     try {
       size = statSync(file).size;
@@ -47,7 +47,8 @@ function serve(withRanges: boolean): Promise<Server> {
     const start = Number(m[1]);
     const end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
     res.writeHead(206, { 'accept-ranges': 'bytes', 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}` });
-    if (stall && start >= 1 << 20) return void res.flushHeaders();
+    // /stallall/…: every read after the importer's 6-byte probe, qemu-img info's too
+    if ((stall === '/stall/' && start >= 1 << 20) || (stall === '/stallall/' && req.headers.range !== 'bytes=0-5')) return void res.flushHeaders();
     createReadStream(file, { start, end }).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -131,6 +132,13 @@ describe('imports from a server that serves byte ranges', () => {
     expect(ms).toBeLessThan(15_000);
     execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
     expect(statSync(disk).size).toBe(64 << 20);
+  });
+
+  it('so is a `qemu-img info` of the URL that never answers', async () => {
+    const warnings: string[] = [];
+    const disk = await importFrom(`${base}/stallall/disk.qcow2`, 'sa', undefined, { stallMs: 1500, warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual(['qemu-img info did not answer in 1500 ms; downloading the image instead']);
+    execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
   });
 
   it('a missing file fails with CDI\'s message, as a download does', async () => {
