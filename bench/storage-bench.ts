@@ -82,7 +82,7 @@ async function main(): Promise<void> {
       }
     }
     out(`source: ${SIZE / 2 ** 20} MiB, half written; qcow2 file ${Math.round(statSync(qcow2).size / 2 ** 20)} MiB; load ${loadavg()}`);
-    const rate = (xs: number[]) => (xs.every((x) => x === Infinity) ? 'hung' : `${mibps(SIZE, median(xs)).toFixed(0)} MiB/s (${spread(xs.filter((x) => x !== Infinity))} ms${xs.some((x) => x === Infinity) ? `, ${xs.filter((x) => x === Infinity).length} hung` : ''})`);
+    const rate = (xs: number[]) => (median(xs) === Infinity ? `hung (median; ${xs.filter((x) => x === Infinity).length} of ${xs.length} runs)` : `${mibps(SIZE, median(xs)).toFixed(0)} MiB/s (${spread(xs.filter((x) => x !== Infinity))} ms${xs.some((x) => x === Infinity) ? `, ${xs.filter((x) => x === Infinity).length} hung` : ''})`);
     for (const [name, file, format] of [['qcow2', qcow2, 'qcow2'], ['raw', raw, 'raw']] as const) {
       const cached: number[] = [];
       const cold: number[] = [];
