@@ -29,8 +29,9 @@ export interface DiskInfo {
 interface QemuImgInfo { format: string; 'virtual-size': number; 'backing-filename'?: string }
 
 /** `file`: a path, or qemu's `json:` filename of a remote source (no ISO check there: it reads as raw). */
-export async function inspectDisk(file: string): Promise<DiskInfo> {
-  const { stdout } = await run('qemu-img', ['info', '--output=json', '-U', file], { maxBuffer: 4 << 20 });
+/** `timeoutMs`: qemu-img is killed (SIGKILL) after this long — a URL's reads can hang (QEMU's curl driver) */
+export async function inspectDisk(file: string, timeoutMs = 0): Promise<DiskInfo> {
+  const { stdout } = await run('qemu-img', ['info', '--output=json', '-U', file], { maxBuffer: 4 << 20, timeout: timeoutMs, killSignal: 'SIGKILL' });
   const info = JSON.parse(stdout) as QemuImgInfo;
   let format: DiskFormat | undefined;
   if (info.format === 'qcow2') format = 'qcow2';

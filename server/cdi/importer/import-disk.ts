@@ -4,7 +4,9 @@
  * raw `disk.img` sized to the claim (Filesystem) or written onto the device (Block). Formats are
  * converted with `qemu-img`; images with a backing file, or larger than the claim, are refused.
  * An http source whose server serves byte ranges is converted straight from the URL in one pass
- * (ranged-source.ts); others are downloaded into a scratch file first.
+ * (ranged-source.ts); others are downloaded into a scratch file first. qemu's curl driver can
+ * stall forever mid-transfer: a convert from the URL that moves no byte for `stallMs` is killed
+ * and the import downloads instead (stall-guard.ts).
  * A failure leaves no partial disk behind.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -16,9 +18,15 @@ import { ImportError, fetchToFile } from './fetch-source';
 import type { ImportJob } from './importer-env';
 import type { ProgressFile } from './progress';
 import { rangedSource } from './ranged-source';
+import { guardStall } from './stall-guard';
 
 const run = promisify(execFile);
 export const DISK_IMAGE = 'disk.img';
+/** how long a convert from a URL may move no byte before the importer gives up on it */
+export const DEFAULT_STALL_MS = 20_000;
+
+/** the convert from a URL stopped moving bytes (a QEMU curl driver hang); the import downloads instead */
+class TransferStalled extends ImportError {}
 
 async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path)).isDirectory();
@@ -33,12 +41,13 @@ async function qemuImg(args: string[]): Promise<void> {
   }
 }
 
-/** qemu-img's view of a source file, refusing what CDI refuses. */
-async function checkSource(file: string, capacity: number): Promise<{ format: string; virtualSize: number }> {
+/** qemu-img's view of a source file, refusing what CDI refuses; a URL's `qemu-img info` gets `stallMs` to answer */
+async function checkSource(file: string, capacity: number, stallMs?: number): Promise<{ format: string; virtualSize: number }> {
   let info;
   try {
-    info = await inspectDisk(file);
+    info = await inspectDisk(file, stallMs);
   } catch (err) {
+    if (stallMs && (err as { killed?: boolean }).killed) throw new TransferStalled(`qemu-img info did not answer in ${stallMs} ms`);
     throw new ImportError(`unable to read the image: ${(err as { stderr?: string }).stderr?.trim() || (err as Error).message}`);
   }
   if (info.backingFile) throw new ImportError('Image is invalid: it has a backing file, which is not allowed');
@@ -48,10 +57,16 @@ async function checkSource(file: string, capacity: number): Promise<{ format: st
   return { format: info.qemuFormat, virtualSize: info.virtualSize };
 }
 
-/** `qemu-img convert -p`, its percentages reported as the import's progress */
-function convertWithProgress(args: string[], progress: ProgressFile): Promise<void> {
+/**
+ * `qemu-img convert -p`, its percentages reported as the import's progress; with `stallMs`, killed
+ * (TransferStalled) when it reads and writes nothing for that long.
+ */
+function convertWithProgress(args: string[], progress: ProgressFile, stallMs?: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const p = spawn('qemu-img', ['convert', '-p', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stalled = false;
+    const unguard = stallMs && p.pid ? guardStall(p.pid, stallMs, () => { stalled = true; p.kill('SIGKILL'); }) : () => {};
+    p.on('close', unguard);
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => {
       const pct = [...d.toString().matchAll(/\((\d+(?:\.\d+)?)\/100%\)/g)].pop()?.[1];
@@ -59,7 +74,11 @@ function convertWithProgress(args: string[], progress: ProgressFile): Promise<vo
     });
     p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     p.on('error', (err) => reject(new ImportError(`qemu-img convert failed: ${err.message}`)));
-    p.on('close', (code) => (code === 0 ? resolve() : reject(new ImportError(`qemu-img convert failed: ${stderr.trim() || `exit ${code}`}`))));
+    p.on('close', (code) => {
+      if (code === 0) resolve();
+      else if (stalled) reject(new TransferStalled(`qemu-img convert moved no data for ${stallMs} ms`));
+      else reject(new ImportError(`qemu-img convert failed: ${stderr.trim() || `exit ${code}`}`));
+    });
   });
 }
 
@@ -67,8 +86,8 @@ function convertWithProgress(args: string[], progress: ProgressFile): Promise<vo
  * `file` (any format qemu-img reads; a local path, or qemu's `json:` filename of a ranged http
  * source) → raw at `dest`, grown to `capacity` on a Filesystem claim.
  */
-async function writeRaw(file: string, format: string, dest: string, block: boolean, capacity: number, progress?: ProgressFile): Promise<void> {
-  const convert = (args: string[]) => (progress ? convertWithProgress(args, progress) : qemuImg(['convert', ...args]));
+async function writeRaw(file: string, format: string, dest: string, block: boolean, capacity: number, progress?: ProgressFile, stallMs?: number): Promise<void> {
+  const convert = (args: string[]) => (progress ? convertWithProgress(args, progress, stallMs) : qemuImg(['convert', ...args]));
   if (block) {
     await convert(['-f', format, '-O', 'raw', '-n', '-t', 'writeback', file, dest]);
     return;
@@ -94,7 +113,17 @@ export async function diskFromFile(scratch: string, target: string, sizeBytes: n
   }
 }
 
-export async function importDisk(job: ImportJob, progress: ProgressFile, resolveImage?: (ref: string) => string | undefined): Promise<string> {
+export interface ImportOptions {
+  /** the node's image store: a registry reference → its file */
+  resolveImage?: (ref: string) => string | undefined;
+  /** see DEFAULT_STALL_MS */
+  stallMs?: number;
+  /** told when the import changes course (a stalled convert from the URL → a download) */
+  warn?: (message: string) => void;
+}
+
+export async function importDisk(job: ImportJob, progress: ProgressFile, opts: ImportOptions = {}): Promise<string> {
+  const { resolveImage, stallMs = DEFAULT_STALL_MS } = opts;
   const block = !(await isDirectory(job.target));
   const dest = block ? job.target : join(job.target, DISK_IMAGE);
   const scratchDir = block ? job.podDir : job.target;
@@ -110,9 +139,16 @@ export async function importDisk(job: ImportJob, progress: ProgressFile, resolve
         // a checksum needs every byte in order: only a download gives it
         const ranged = job.checksum ? undefined : await rangedSource(job.endpoint!);
         if (ranged) {
-          const { format } = await checkSource(ranged, job.sizeBytes);
-          await writeRaw(ranged, format, dest, block, job.sizeBytes, progress);
-          break;
+          try {
+            const { format } = await checkSource(ranged, job.sizeBytes, stallMs);
+            await writeRaw(ranged, format, dest, block, job.sizeBytes, progress, stallMs);
+            break;
+          } catch (err) {
+            if (!(err instanceof TransferStalled)) throw err;
+            opts.warn?.(`${err.message}; downloading the image instead`);
+            if (!block) await rm(dest, { force: true });
+            progress.write('0.00%');
+          }
         }
         const fetched = await fetchToFile(job.endpoint!, scratch, { checksumAlgorithm: job.checksum?.algorithm, progress });
         if (job.checksum && fetched.digest !== job.checksum.hex) {

@@ -39,9 +39,9 @@ export async function runImporterCommand(): Promise<void> {
     const images = process.env.KV_DATA_DIR ? dataPaths(process.env.KV_DATA_DIR).images : undefined;
     const started = Date.now();
     const pulled = job.source === 'registry' ? await registrySourceDisk(images, job.endpoint!) : undefined;
-    const message = await importDisk(job, new ProgressFile(podDir), (ref) => {
-      const entry = images ? resolveImage(images, ref) : undefined;
-      return pulled ?? entry?.disk;
+    const message = await importDisk(job, new ProgressFile(podDir), {
+      resolveImage: (ref) => pulled ?? (images ? resolveImage(images, ref) : undefined)?.disk,
+      warn: (msg) => logger.warn(msg),
     });
     logger.info({ ms: Date.now() - started }, message);
     finish(0, 'Completed', message);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { randomFillSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importDisk } from './import-disk';
+import { importDisk, type ImportOptions } from './import-disk';
 import { ProgressFile } from './progress';
 import { rangedSource } from './ranged-source';
 
@@ -22,7 +22,11 @@ let plainBase: string;
 
 function serve(withRanges: boolean): Promise<Server> {
   const server = createServer((req, res) => {
-    const file = join(dir, 'www', decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    // /stall/…: ranged reads past the first MiB (the data, not the qcow2 header qemu-img info
+    // reads) are answered with headers and then nothing, as when qemu's curl driver hangs
+    const stall = /^\/stall(all)?\//.exec(path)?.[0];
+    const file = join(dir, 'www', stall ? path.slice(stall.length - 1) : path);
     let size: number;
     try {
       size = statSync(file).size;
@@ -43,6 +47,8 @@ function serve(withRanges: boolean): Promise<Server> {
     const start = Number(m[1]);
     const end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
     res.writeHead(206, { 'accept-ranges': 'bytes', 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}` });
+    // /stallall/…: every read after the importer's 6-byte probe, qemu-img info's too
+    if ((stall === '/stall/' && start >= 1 << 20) || (stall === '/stallall/' && req.headers.range !== 'bytes=0-5')) return void res.flushHeaders();
     createReadStream(file, { start, end }).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -64,17 +70,18 @@ beforeAll(async () => {
   plainBase = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
 });
 afterAll(() => {
+  ranged?.closeAllConnections();
   ranged?.close();
   plain?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function importFrom(url: string, name: string, checksum?: { algorithm: string; hex: string }): Promise<string> {
+async function importFrom(url: string, name: string, checksum?: { algorithm: string; hex: string }, opts: ImportOptions = {}): Promise<string> {
   const target = join(dir, name);
   const pod = join(dir, `pod-${name}`);
   mkdirSync(target);
   mkdirSync(pod);
-  await importDisk({ source: 'http', endpoint: url, sizeBytes: 64 << 20, target, podDir: pod, ...(checksum ? { checksum } : {}) }, new ProgressFile(pod));
+  await importDisk({ source: 'http', endpoint: url, sizeBytes: 64 << 20, target, podDir: pod, ...(checksum ? { checksum } : {}) }, new ProgressFile(pod), opts);
   return join(target, 'disk.img');
 }
 
@@ -110,6 +117,28 @@ describe('imports from a server that serves byte ranges', () => {
     seen.length = 0;
     await importFrom(`${base}/disk.qcow2`, 'c', { algorithm: 'sha256', hex });
     expect(seen).toEqual(['whole']);
+  });
+
+  it('a convert from the URL that stops moving data is given up after the stall time and the image is downloaded instead, still identical', async () => {
+    seen.length = 0;
+    const warnings: string[] = [];
+    const t = performance.now();
+    const disk = await importFrom(`${base}/stall/disk.qcow2`, 's', undefined, { stallMs: 1500, warn: (m) => warnings.push(m) });
+    const ms = performance.now() - t;
+    expect(seen.some((r) => r.startsWith('bytes='))).toBe(true);
+    expect(seen.at(-1)).toBe('whole');
+    expect(warnings).toEqual(['qemu-img convert moved no data for 1500 ms; downloading the image instead']);
+    expect(ms).toBeGreaterThan(1500);
+    expect(ms).toBeLessThan(15_000);
+    execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
+    expect(statSync(disk).size).toBe(64 << 20);
+  });
+
+  it('so is a `qemu-img info` of the URL that never answers', async () => {
+    const warnings: string[] = [];
+    const disk = await importFrom(`${base}/stallall/disk.qcow2`, 'sa', undefined, { stallMs: 1500, warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual(['qemu-img info did not answer in 1500 ms; downloading the image instead']);
+    execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
   });
 
   it('a missing file fails with CDI\'s message, as a download does', async () => {
