@@ -13,6 +13,12 @@ import { dataPaths } from '../data-dir';
 import type { HugetlbfsMount } from './hugetlbfs';
 
 const HIDE_SCRIPT = [
+  // reveal: a tmpfs over a closed dir above the data dir, holding just the data dir (qemu-ownership.ts)
+  'if [ "$1" = 1 ]; then',
+  '  s=$(mktemp -d /tmp/kv-reveal.XXXXXX) && mount --bind "$3" "$s" && mount -t tmpfs -o mode=0755,size=64k kv-reveal "$2" && mkdir -p "$3" && mount --move "$s" "$3" && rmdir "$s" || exit 125',
+  '  shift 2',
+  'fi',
+  'shift',
   'n=$1; shift',
   'while [ "$n" -gt 0 ]; do',
   '  if [ -d "$1" ]; then mount -t tmpfs -o size=4k,mode=000 kv-hidden "$1"; else mount --bind /dev/null "$1"; fi || exit 125',
@@ -62,11 +68,19 @@ function podFileVolumes(podsDir: string): string[] {
  * argv that runs `argv` with `paths` covered in a private mount namespace (unshare execs in place:
  * the pid and parent stay the same, so --pdeathsig and the launcher's pid bookkeeping still hold).
  */
-export function withHiddenPaths(paths: string[], argv: string[], hugetlbfs: HugetlbfsMount[] = []): string[] {
-  if (paths.length === 0 && hugetlbfs.length === 0) return argv;
+export function withHiddenPaths(paths: string[], argv: string[], hugetlbfs: HugetlbfsMount[] = [], reveal?: Reveal): string[] {
+  if (paths.length === 0 && hugetlbfs.length === 0 && !reveal) return argv;
   const huge = hugetlbfs.flatMap((m) => [m.path, m.pageSizeOption]);
-  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', HIDE_SCRIPT, 'kv-hide', String(paths.length), ...paths, String(hugetlbfs.length), ...huge, ...argv];
+  // under a reveal's tmpfs only the data dir is left: what else it covers is gone already
+  const hide = reveal ? paths.filter((p) => !isUnder(p, reveal.cover) || isUnder(p, reveal.keep)) : paths;
+  const head = reveal ? ['1', reveal.cover, reveal.keep] : ['0'];
+  return ['unshare', '--mount', '--propagation', 'private', '--', 'sh', '-c', HIDE_SCRIPT, 'kv-hide', ...head, String(hide.length), ...hide, String(hugetlbfs.length), ...huge, ...argv];
 }
+
+/** QEMU's namespace covers `cover` with a tmpfs that holds only `keep` (qemu-ownership.ts). */
+export interface Reveal { cover: string; keep: string }
+
+const isUnder = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
 
 let probed: boolean | undefined;
 

@@ -35,9 +35,10 @@ export function isAlive(pid: number | undefined): boolean {
 
 export async function startTestLauncher(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestLauncher> {
   const root = mkdtempSync(join(tmpdir(), 'kv-launcher-'));
-  const podDir = join(root, 'pod');
-  mkdirSync(podDir);
   const dataDir = opts.dataDir ?? join(root, 'data');
+  // inside the data dir, as a cluster's pod dirs are (what QEMU's user is given access to: qemu-ownership.ts)
+  const podDir = join(root, 'data', 'pod');
+  mkdirSync(podDir, { recursive: true });
   const proc = spawn(process.execPath, [KV, 'launcher'], {
     env: { ...process.env, KV_POD_DIR: podDir, KV_DATA_DIR: dataDir, KV_ACCEL: 'tcg', KV_LOG_LEVEL: 'warn', ...opts.env },
     stdio: ['ignore', 'ignore', 'inherit'],
