@@ -58,6 +58,12 @@ export async function startTestLauncher(opts: { dataDir?: string; env?: Record<s
   return { podDir, dataDir, proc, client, exited, termination, stop };
 }
 
+/** A process's real, effective, saved and filesystem uids (all four: a drop that held) */
+export function uidsOf(pid: number | undefined): number[] {
+  const line = /^Uid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '';
+  return line.trim().split(/\s+/).map(Number);
+}
+
 /** A VMI QEMU can run without any image: SeaBIOS, no disks, no NIC, VGA on. */
 export function tinyVMI(overrides: Partial<LauncherVMI['spec']> = {}, uid = '11111111-2222-3333-4444-555555555555'): LauncherVMI {
   return {

@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestLauncher, tinyVMI, uidsOf, type TestLauncher } from './test-launcher';
+
+/** Runs `cat path` as QEMU would: in its mount namespace, as its uid/gid. */
+function catAsQemu(pid: number, path: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('nsenter', ['--target', String(pid), '--mount', '--', 'setpriv', '--reuid', '107', '--regid', '107', '--clear-groups', '--', 'cat', path], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('QEMU as uid 107 (real launcher, real QEMU)', () => {
+  let l: TestLauncher | undefined;
+  afterEach(async () => { await l?.stop(); l = undefined; });
+
+  it('runs as 107 with the pod dir its own, cannot read the cluster\'s tokens, and gets a hot-plugged disk chowned to it', async () => {
+    l = await startTestLauncher();
+    const apiserver = join(l.dataDir, 'apiserver');
+    mkdirSync(apiserver, { recursive: true, mode: 0o700 });
+    const tokens = join(apiserver, 'tokens.json');
+    writeFileSync(tokens, '{"admin":"secret-admin-token"}', { mode: 0o600 });
+    chmodSync(l.dataDir, 0o700); // as `kv up` makes it
+    const s = await l.client.request('sync', { vmi: tinyVMI() }, { timeoutMs: 20_000 });
+    expect(s.qemuUser).toEqual({ uid: 107 });
+    expect(uidsOf(s.qemuPid)).toEqual([107, 107, 107, 107]);
+    const pod = statSync(l.podDir);
+    expect([pod.uid, pod.gid]).toEqual([107, 107]);
+
+    // in QEMU's own view, as its user: the tokens are neither readable nor there
+    expect(catAsQemu(s.qemuPid!, join(l.podDir, 'qemu.log')).status).toBe(0); // the way in works: its own log is readable
+    const read = catAsQemu(s.qemuPid!, tokens);
+    expect(read.stderr).toMatch(/Permission denied|No such file/);
+    expect(read.status).not.toBe(0);
+    expect(read.stdout).not.toContain('secret-admin-token');
+    // on the host, the secret files keep their root-only modes (the data dir got a search bit only)
+    const t = statSync(tokens);
+    expect([t.uid, t.mode & 0o777, statSync(apiserver).mode & 0o777]).toEqual([0, 0o600, 0o700]);
+    expect(statSync(l.dataDir).mode & 0o777).toBe(0o701);
+
+    // a hot-plugged claim's disk, created by the launcher as root, is handed to QEMU's user before it opens it
+    const claim = join(l.dataDir, 'pv', 'hot');
+    mkdirSync(claim, { recursive: true });
+    await expect(l.client.request('hotplug', { disks: [{ name: 'hot', path: claim, block: false, capacityBytes: 1 << 20 }] })).resolves.toEqual([{ name: 'hot', target: 'sda' }]);
+    const disk = statSync(join(claim, 'disk.img'));
+    expect([disk.uid, disk.gid]).toEqual([107, 107]);
+  });
+
+  it('KV_QEMU_UID=root keeps QEMU as root and says so', async () => {
+    l = await startTestLauncher({ env: { KV_QEMU_UID: 'root' } });
+    const s = await l.client.request('sync', { vmi: tinyVMI() }, { timeoutMs: 20_000 });
+    expect(s.qemuUser).toMatchObject({ uid: 0, reason: 'QEMUUserDisabled' });
+    expect(uidsOf(s.qemuPid)).toEqual([0, 0, 0, 0]);
+  });
+});
