@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLauncher, tinyVMI, uidsOf, type TestLauncher } from './test-launcher';
@@ -51,5 +52,41 @@ describe('QEMU as uid 107 (real launcher, real QEMU)', () => {
     const s = await l.client.request('sync', { vmi: tinyVMI() }, { timeoutMs: 20_000 });
     expect(s.qemuUser).toMatchObject({ uid: 0, reason: 'QEMUUserDisabled' });
     expect(uidsOf(s.qemuPid)).toEqual([0, 0, 0, 0]);
+  });
+});
+
+/** the tap a process holds open (the tun driver's fdinfo says `iff: NAME`) */
+function tapsOf(pid: number): string[] {
+  const dir = `/proc/${pid}/fdinfo`;
+  return readdirSync(dir).flatMap((fd) => { try { return [...readFileSync(join(dir, fd), 'utf8').matchAll(/^iff:\s+(\S+)$/gm)].map((m) => m[1]); } catch { return []; } });
+}
+
+describe('QEMU as uid 107 on the pod network\'s tap (real launcher in a Pod-like netns, real QEMU)', () => {
+  let l: TestLauncher | undefined;
+  let ns: string | undefined;
+  afterEach(async () => {
+    await l?.stop(); l = undefined;
+    if (ns) for (const n of [ns, `${ns}-n`]) spawnSync('ip', ['netns', 'del', n]);
+    ns = undefined;
+  });
+
+  it('attaches to a tap owned by 107 through the tun node its own namespace made, the host\'s /dev/net/tun untouched', async () => {
+    const hostTun = statSync('/dev/net/tun');
+    ns = `kvq-${randomBytes(3).toString('hex')}`;
+    const inNs = (...args: string[]) => execFileSync('ip', ['netns', 'exec', ns!, ...args], { encoding: 'utf8' });
+    // eth0: a veth to a "node" namespace of its own (nothing on the host's network)
+    for (const n of [ns, `${ns}-n`]) execFileSync('ip', ['netns', 'add', n]);
+    execFileSync('ip', ['link', 'add', 'kvq0', 'netns', `${ns}-n`, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', ns]);
+    inNs('ip', 'addr', 'add', '10.252.0.5/24', 'dev', 'eth0');
+    inNs('ip', 'link', 'set', 'eth0', 'up');
+    l = await startTestLauncher({ netns: ns, env: { POD_IP: '10.252.0.5' } });
+    // the implicit default interface: masquerade on tap0
+    const s = await l.client.request('sync', { vmi: tinyVMI({ domain: { memory: { guest: '64Mi' }, devices: {} } }) }, { timeoutMs: 20_000 });
+    expect(s.qemuUser).toEqual({ uid: 107 });
+    expect(uidsOf(s.qemuPid)).toEqual([107, 107, 107, 107]);
+    expect([inNs('cat', '/sys/class/net/tap0/owner').trim(), inNs('cat', '/sys/class/net/tap0/group').trim()]).toEqual(['107', '107']);
+    expect(tapsOf(s.qemuPid!)).toEqual(['tap0']);
+    const now = statSync('/dev/net/tun');
+    expect([now.uid, now.mode]).toEqual([hostTun.uid, hostTun.mode]);
   });
 });

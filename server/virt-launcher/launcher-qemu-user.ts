@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { ConverterOutput } from './converter/converter-types';
 import type { HugetlbfsMount } from './hugetlbfs';
 import { applyOwnership, planOwnership, qemuPaths, statOrUndefined } from './qemu-ownership';
+import { canMakeNetNodes, planNetDevices, TUN_DEVICE, VHOST_NET_DEVICE, type NetDeviceNodes, type NetDevicePlan } from './qemu-net-devices';
 import type { Reveal } from './qemu-secrets';
 import { canAccess, decideQemuUser, keepRoot, ROOT_REASONS, setprivUserArgs, type QemuIdentity, type QemuUser } from './qemu-user';
 
@@ -18,16 +19,29 @@ export interface QemuRunAs {
   /** the namespace's own hugetlbfs mounts, owned by the user */
   hugetlbfs: HugetlbfsMount[];
   status: { uid: number; reason?: string; message?: string };
+  /** /dev/net nodes QEMU's namespace makes for it (qemu-net-devices.ts) */
+  netNodes?: NetDeviceNodes;
 }
 
-export function prepareQemuUser(o: {
-  podDir: string; dataDir?: string; identity: QemuIdentity | undefined; allowPostCopy: boolean; accel: 'kvm' | 'tcg';
-  plan: ConverterOutput; hugetlbfs: HugetlbfsMount[]; canUseNamespace: boolean;
-}): QemuRunAs {
-  let user = decideQemuUser({
+/** The decision before the domain's files exist (the pod network's tap is made for it): qemu-user.ts. */
+export function firstQemuUser(o: { identity: QemuIdentity | undefined; allowPostCopy: boolean; accel: 'kvm' | 'tcg' }): QemuUser {
+  return decideQemuUser({
     launcherUid: process.getuid?.() ?? 0, identity: o.identity, allowPostCopy: o.allowPostCopy, accel: o.accel,
     kvmDevice: o.accel === 'kvm' ? statOrUndefined('/dev/kvm') : undefined,
   });
+}
+
+/** What the pod network's tap needs for `user`, from this host's device nodes (qemu-net-devices.ts). */
+export function podNetDevices(user: QemuUser, canUseNamespace: boolean): NetDevicePlan {
+  return planNetDevices({ user, tun: statOrUndefined(TUN_DEVICE), vhost: statOrUndefined(VHOST_NET_DEVICE), canMakeNodes: () => canMakeNetNodes(canUseNamespace) });
+}
+
+/** `user`: firstQemuUser's (or podNetDevices') decision; a file QEMU's user cannot reach still keeps root. */
+export function prepareQemuUser(o: {
+  podDir: string; dataDir?: string; user: QemuUser; netNodes?: NetDeviceNodes;
+  plan: ConverterOutput; hugetlbfs: HugetlbfsMount[]; canUseNamespace: boolean;
+}): QemuRunAs {
+  let user = o.user;
   let reveal: Reveal | undefined;
   let hugetlbfs = o.hugetlbfs;
   if (user.drop) {
@@ -47,7 +61,8 @@ export function prepareQemuUser(o: {
     }
   }
   const status = user.drop ? { uid: user.uid } : { uid: user.uid, reason: user.reason, message: user.message };
-  return { user, userArgs: setprivUserArgs(user), reveal, hugetlbfs, status };
+  const netNodes = user.drop && (o.netNodes?.tun || o.netNodes?.vhost) ? o.netNodes : undefined;
+  return { user, userArgs: setprivUserArgs(user), reveal, hugetlbfs, status, netNodes };
 }
 
 /** hugetlbfs dirs in QEMU's memory backends */

@@ -31,7 +31,8 @@ import { HugetlbfsResolver } from './hugetlbfs';
 import { canHidePaths } from './qemu-secrets';
 import { pinVcpus } from './vcpu-pinning';
 import { startSwtpm, type SwtpmProcess } from './swtpm-process';
-import { handOverDisk, prepareQemuUser, type QemuRunAs } from './launcher-qemu-user';
+import { firstQemuUser, handOverDisk, podNetDevices, prepareQemuUser, type QemuRunAs } from './launcher-qemu-user';
+import type { NetDeviceNodes } from './qemu-net-devices';
 import type { QemuIdentity } from './qemu-user';
 
 export class CommandError extends Error {
@@ -231,8 +232,13 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       const configDisks = planConfigDisks(vmi, podDir, inputs);
       const media = Object.fromEntries([...cloudInit, ...configDisks].map((p) => [p.volume, p.path]));
       const podIP = podNetworkIP();
+      // the tap is made for the user QEMU will run as (its owner, vhost only where that user may open it)
+      let user = firstQemuUser({ identity: this.opts.qemuIdentity, allowPostCopy, accel });
+      let netNodes: NetDeviceNodes | undefined;
       if (podIP) {
-        this.podNetwork ??= await setUpPodNetwork({ vmi, podIP, launcherPorts: Object.values(LAUNCHER_PORTS), log: this.logger });
+        const net = podInterface(vmi) ? podNetDevices(user, canHidePaths()) : undefined;
+        if (net) ({ user, nodes: netNodes } = net);
+        this.podNetwork ??= await setUpPodNetwork({ vmi, podIP, launcherPorts: Object.values(LAUNCHER_PORTS), log: this.logger, tapOwner: net?.tapOwner, vhost: net?.vhost ?? false });
         steps.lap('network');
       }
       const ports = new Map<string, number>();
@@ -251,7 +257,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       await Promise.all([writeCloudInitMedia(cloudInit), writeConfigDisks(configDisks), createDomainFiles(this.plan.files)]);
       steps.lap('files');
       const runAs = prepareQemuUser({
-        podDir, dataDir: this.opts.dataDir, identity: this.opts.qemuIdentity, allowPostCopy, accel,
+        podDir, dataDir: this.opts.dataDir, user, netNodes,
         plan: this.plan, hugetlbfs: hugetlbfs.toMount, canUseNamespace: canHidePaths(),
       });
       this.runAs = runAs;
@@ -269,7 +275,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
           logFile: devices.logSerialConsole === false ? undefined : join(podDir, POD_FILES.guestConsoleLog),
         });
       }
-      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.(), hugetlbfs: runAs.hugetlbfs, userArgs: runAs.userArgs, reveal: runAs.reveal });
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.(), hugetlbfs: runAs.hugetlbfs, userArgs: runAs.userArgs, reveal: runAs.reveal, netNodes: runAs.netNodes });
       steps.lap('qemu');
       const cpu = vmi.spec.domain.cpu;
       if (cpu?.dedicatedCpuPlacement) {

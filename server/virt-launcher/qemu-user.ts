@@ -15,6 +15,7 @@ export const ROOT_REASONS = {
   postcopy: 'PostCopyNeedsUserfaultfd',
   kvm: 'KVMDeviceNotAccessible',
   path: 'PathNotAccessible',
+  tun: 'TunDeviceNotAccessible',
 } as const;
 
 export interface QemuIdentity { uid: number; gid: number }

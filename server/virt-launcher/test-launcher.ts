@@ -33,13 +33,16 @@ export function isAlive(pid: number | undefined): boolean {
   } catch { return false; }
 }
 
-export async function startTestLauncher(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestLauncher> {
+/** `netns`: run in that network namespace (`ip netns exec`), as in a Pod's (give POD_IP in `env`) */
+export async function startTestLauncher(opts: { dataDir?: string; env?: Record<string, string>; netns?: string } = {}): Promise<TestLauncher> {
   const root = mkdtempSync(join(tmpdir(), 'kv-launcher-'));
   const dataDir = opts.dataDir ?? join(root, 'data');
   // inside the data dir, as a cluster's pod dirs are (what QEMU's user is given access to: qemu-ownership.ts)
   const podDir = join(root, 'data', 'pod');
   mkdirSync(podDir, { recursive: true });
-  const proc = spawn(process.execPath, [KV, 'launcher'], {
+  const argv = [process.execPath, KV, 'launcher'];
+  if (opts.netns) argv.unshift('ip', 'netns', 'exec', opts.netns);
+  const proc = spawn(argv[0], argv.slice(1), {
     env: { ...process.env, KV_POD_DIR: podDir, KV_DATA_DIR: dataDir, KV_ACCEL: 'tcg', KV_LOG_LEVEL: 'warn', ...opts.env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
