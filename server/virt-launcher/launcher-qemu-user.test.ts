@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestLauncher, tinyVMI, uidsOf, type TestLauncher } from './test-launcher';
@@ -70,15 +71,20 @@ describe('QEMU as uid 107 on the pod network\'s tap (real launcher in a Pod-like
     ns = undefined;
   });
 
-  it('attaches to a tap owned by 107 through the tun node its own namespace made, the host\'s /dev/net/tun untouched', async () => {
-    const hostTun = statSync('/dev/net/tun');
+  /** a Pod-like netns whose eth0 (10.252.0.5/24) is a veth to a "node" namespace of its own (nothing on the host's network) */
+  function podNetns(): (...args: string[]) => string {
     ns = `kvq-${randomBytes(3).toString('hex')}`;
     const inNs = (...args: string[]) => execFileSync('ip', ['netns', 'exec', ns!, ...args], { encoding: 'utf8' });
-    // eth0: a veth to a "node" namespace of its own (nothing on the host's network)
     for (const n of [ns, `${ns}-n`]) execFileSync('ip', ['netns', 'add', n]);
     execFileSync('ip', ['link', 'add', 'kvq0', 'netns', `${ns}-n`, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', ns]);
     inNs('ip', 'addr', 'add', '10.252.0.5/24', 'dev', 'eth0');
     inNs('ip', 'link', 'set', 'eth0', 'up');
+    return inNs;
+  }
+
+  it('attaches to a tap owned by 107 through the tun node its own namespace made, the host\'s /dev/net/tun untouched', async () => {
+    const hostTun = statSync('/dev/net/tun');
+    const inNs = podNetns();
     l = await startTestLauncher({ netns: ns, env: { POD_IP: '10.252.0.5' } });
     // the implicit default interface: masquerade on tap0
     const s = await l.client.request('sync', { vmi: tinyVMI({ domain: { memory: { guest: '64Mi' }, devices: {} } }) }, { timeoutMs: 20_000 });
@@ -88,5 +94,22 @@ describe('QEMU as uid 107 on the pod network\'s tap (real launcher in a Pod-like
     expect(tapsOf(s.qemuPid!)).toEqual(['tap0']);
     const now = statSync('/dev/net/tun');
     expect([now.uid, now.mode]).toEqual([hostTun.uid, hostTun.mode]);
+  });
+
+  it('where QEMU\'s namespace cannot make a tun node (no unshare), keeps root with TunDeviceNotAccessible and still starts the guest on its tap', async () => {
+    const inNs = podNetns();
+    // an `unshare` that is refused, first on the launcher's PATH
+    const bin = mkdtempSync(join(tmpdir(), 'kvq-bin-'));
+    writeFileSync(join(bin, 'unshare'), '#!/bin/sh\necho "unshare: unshare failed: Operation not permitted" >&2\nexit 1\n', { mode: 0o755 });
+    try {
+      l = await startTestLauncher({ netns: ns, env: { POD_IP: '10.252.0.5', PATH: `${bin}:${process.env.PATH}` } });
+      const s = await l.client.request('sync', { vmi: tinyVMI({ domain: { memory: { guest: '64Mi' }, devices: {} } }) }, { timeoutMs: 20_000 });
+      expect(s.qemuUser).toMatchObject({ uid: 0, reason: 'TunDeviceNotAccessible', message: expect.stringContaining('/dev/net/tun is not readable and writable by uid 107') });
+      expect(uidsOf(s.qemuPid)).toEqual([0, 0, 0, 0]);
+      expect(inNs('cat', '/sys/class/net/tap0/owner').trim()).toBe('-1');
+      expect(tapsOf(s.qemuPid!)).toEqual(['tap0']);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
