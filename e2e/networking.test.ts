@@ -98,6 +98,8 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('networking on the 
     expect(node2.status.conditions.find((x: { type: string }) => x.type === 'NetworkUnavailable')).toMatchObject({ status: 'False' });
     const out = await until('a → b by pod IP', async () => (await fromA(`busybox nc -w 3 ${ipB} 8080 </dev/null`)).includes('hello-b') || undefined, 60_000);
     expect(out).toBe(true);
+    // both guests' QEMU dropped root on their taps (server/virt-launcher/qemu-net-devices.ts): no QEMURunsAsRoot
+    for (const name of ['a', 'b']) expect((await vmiOf(name)).status.conditions?.find((x: { type: string }) => x.type === 'QEMURunsAsRoot'), name).toBeUndefined();
   });
 
   it('a reaches b by its Service DNS name; the host reaches b by NodePort and ClusterIP', async () => {

@@ -9,9 +9,10 @@ export const POD_IP = '127.0.0.1';
 export const HOST_IP = '127.0.0.1';
 /**
  * Variables a host process needs from the kubelet's environment (a container image would bring its
- * own); KV_BUNDLE: the `kv` build the cluster runs (server/bundle/pin-bundle.ts), its "image".
+ * own); KV_BUNDLE: the `kv` build the cluster runs (server/bundle/pin-bundle.ts), its "image";
+ * KV_QEMU_UID/KV_QEMU_GID: the user a launcher's QEMU drops to (server/virt-launcher/qemu-user.ts).
  */
-const INHERITED_ENV = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'KV_LOG_LEVEL', 'KV_BUNDLE'];
+const INHERITED_ENV = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'KV_LOG_LEVEL', 'KV_BUNDLE', 'KV_QEMU_UID', 'KV_QEMU_GID'];
 
 export interface LaunchContext {
   podDir: string;

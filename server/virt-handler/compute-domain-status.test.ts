@@ -136,6 +136,13 @@ describe('handler conditions', () => {
     expect(cond(computeDomainStatus({ ...vmi(), status: without }, obs(domain('running'))), 'NetworkUnavailable')).toBeUndefined();
   });
 
+  it('says on the VMI why its QEMU kept root, and nothing when it dropped it', () => {
+    const kept = computeDomainStatus(vmi({}, 'Running'), obs(domain('running', { qemuUser: { uid: 0, reason: 'PostCopyNeedsUserfaultfd', message: 'needs userfaultfd' } })));
+    expect(cond(kept, 'QEMURunsAsRoot')).toMatchObject({ status: 'True', reason: 'PostCopyNeedsUserfaultfd', message: 'needs userfaultfd' });
+    const dropped = computeDomainStatus({ ...vmi(), status: kept }, obs(domain('running', { qemuUser: { uid: 107 } })));
+    expect(cond(dropped, 'QEMURunsAsRoot')).toBeUndefined();
+  });
+
   it('removes Paused on resume', () => {
     const paused = computeDomainStatus(vmi({}, 'Running'), obs(domain('paused', { reason: 'PausedByUser' })));
     const resumed = computeDomainStatus({ ...vmi(), status: paused }, obs(domain('running')));

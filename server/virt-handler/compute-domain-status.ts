@@ -31,6 +31,8 @@ const CLEAN_EXIT_REASONS = new Set(['Completed', 'Shutdown']);
 const MIGRATED = 'Migrated';
 /** the Node's condition type, reused on the VMI (KubeVirt has no pod-less mode to name) */
 export const NETWORK_UNAVAILABLE = 'NetworkUnavailable';
+/** our own condition (KubeVirt has none): the launcher kept QEMU as root, and why (server/virt-launcher/qemu-user.ts) */
+export const QEMU_RUNS_AS_ROOT = 'QEMURunsAsRoot';
 
 /** Domain state → VMI phase (calculateVmPhaseForStatusReason). */
 export function phaseFromDomain(domain: DomainStatus, deleting: boolean): Outcome | undefined {
@@ -101,6 +103,12 @@ function networkCondition(o: Observed, phase: VMIPhase): NewCondition | undefine
   };
 }
 
+function qemuRootCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
+  const u = o.domain?.qemuUser;
+  if (!u?.reason || FINAL.has(phase)) return undefined;
+  return { type: QEMU_RUNS_AS_ROOT, status: 'True', reason: u.reason, message: u.message ?? 'QEMU runs as root' };
+}
+
 function emulationCondition(o: Observed, phase: VMIPhase): NewCondition | undefined {
   if (o.domain?.accel !== 'tcg' || FINAL.has(phase)) return undefined;
   return { type: Condition.SoftwareEmulation, status: 'True', reason: Reason.UseEmulation, message: `KVM is not usable on ${o.node}; the guest runs under QEMU TCG software emulation` };
@@ -126,6 +134,7 @@ function computeConditions(vmi: VirtualMachineInstance, o: Observed, phase: VMIP
     [Condition.AgentConnected, agentCondition(o, alive)],
     [Condition.SoftwareEmulation, emulationCondition(o, phase)],
     [NETWORK_UNAVAILABLE, networkCondition(o, phase)],
+    [QEMU_RUNS_AS_ROOT, qemuRootCondition(o, phase)],
     [Condition.Synchronized, syncCondition(o, phase)],
     [Condition.AccessCredentialsSynchronized, alive ? o.accessCredentials : undefined],
   ];

@@ -2,12 +2,14 @@
  * A VMI on a whole embedded cluster (`kv up`: API server, scheduler, 2 nodes with kubelet and
  * virt-handler, virt-controller) with real QEMU guests from the demo image.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../e2e/harness';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { makeKubeConfig } from '../kube/kubeconfig';
+import { dataPaths } from '../data-dir';
 import { probeRFB } from './testing/rfb-probe';
-import { findProcesses, handlerAccess, isAlive, openStream, qemuPidOf, waitForSerial } from './testing/stack-helpers';
+import { findProcesses, handlerAccess, isAlive, openStream, qemuPidOf, readableAs, uidsOf, waitForSerial } from './testing/stack-helpers';
 import { Annotation } from '../../lib/kubevirt/labels';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 
@@ -66,6 +68,11 @@ describe('a VMI on kv up', () => {
   it('runs, shows a login prompt on serial and a non-blank VNC screen, then deletes cleanly', async () => {
     const { node, podUID, qemuPid } = await runningVMI('demo-1');
     expect(isAlive(qemuPid)).toBe(true);
+    // QEMU dropped root (server/virt-launcher/qemu-user.ts) and cannot read the cluster's tokens in its own view
+    expect(uidsOf(qemuPid)).toEqual([107, 107, 107, 107]);
+    expect(readableAs(qemuPid, 107, join(cluster.dataDir, 'nodes', node, 'pods', podUID, 'qemu.log'))).toBe(true);
+    expect(readableAs(qemuPid, 107, dataPaths(cluster.dataDir).tokens)).toBe(false);
+    expect((await getVMI('demo-1'))?.status?.conditions?.some((c) => c.type === 'QEMURunsAsRoot')).toBe(false);
     const h = await handlerOf(node);
 
     const serial = await openStream(h, NS, 'demo-1', 'console');

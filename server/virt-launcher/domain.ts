@@ -12,6 +12,8 @@ import { QmpClient, type QmpEvent } from './qmp-client';
 import { describeExit, spawnQemu, type QemuExit, type QemuProcess } from './qemu-process';
 import { GUEST_AGENT_PORT_ID } from './converter/qemu-args-devices';
 import type { HugetlbfsMount } from './hugetlbfs';
+import type { NetDeviceNodes } from './qemu-net-devices';
+import type { Reveal } from './qemu-secrets';
 
 const QMP_CONNECT_TIMEOUT_MS = 15_000;
 const ACPI_RESEND_MS = 5_000;
@@ -27,6 +29,12 @@ export interface DomainStartOptions {
   hidePaths?: string[];
   /** hugetlbfs mounts QEMU's mount namespace makes (hugetlbfs.ts). */
   hugetlbfs?: HugetlbfsMount[];
+  /** setpriv's options for QEMU's user (qemu-user.ts) */
+  userArgs?: string[];
+  /** the data dir made reachable above a closed dir (qemu-ownership.ts) */
+  reveal?: Reveal;
+  /** /dev/net nodes QEMU's namespace makes for a QEMU that dropped root (qemu-net-devices.ts) */
+  netNodes?: NetDeviceNodes;
 }
 
 export interface DomainExit { status: DomainStatus; qemu: QemuExit }
@@ -58,7 +66,7 @@ export class Domain extends EventEmitter<DomainEvents> {
 
   /** Spawns QEMU, connects QMP and continues the guest unless it should start paused / is incoming. */
   async start(opts: DomainStartOptions): Promise<void> {
-    this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir, hidePaths: opts.hidePaths, hugetlbfs: opts.hugetlbfs });
+    this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir, hidePaths: opts.hidePaths, hugetlbfs: opts.hugetlbfs, userArgs: opts.userArgs, reveal: opts.reveal, netNodes: opts.netNodes });
     this.update({ qemuPid: this.qemu.pid, startedAt: new Date().toISOString() });
     void this.qemu.exited.then((e) => this.onExit(e));
     const qmp = await QmpClient.connect(join(this.podDir, POD_FILES.qmpSocket), { timeoutMs: QMP_CONNECT_TIMEOUT_MS });

@@ -19,7 +19,8 @@ type Events = { on(e: 'qmpEvent', f: (e: QmpEvent) => void): unknown; off(e: 'qm
 export class HotplugDisks {
   private readonly attached = new Map<string, { path: string; lun: number }>();
 
-  constructor(private readonly qmp: () => QmpClient, private readonly events: Events) {}
+  /** `handOver`: makes a disk file usable by QEMU's user before it opens it (launcher-qemu-user.ts) */
+  constructor(private readonly qmp: () => QmpClient, private readonly events: Events, private readonly handOver: (file: string, readOnly: boolean) => void = () => undefined) {}
 
   async sync(wanted: HotplugDisk[]): Promise<{ name: string; target: string }[]> {
     const names = new Set(wanted.map((d) => d.name));
@@ -38,6 +39,7 @@ export class HotplugDisks {
   private async attach(d: HotplugDisk): Promise<void> {
     const file = d.block ? d.path : join(d.path, DISK_IMAGE);
     if (!d.block && d.capacityBytes && !d.readOnly) await createDomainFiles([{ kind: 'rawDisk', path: file, sizeBytes: d.capacityBytes }]);
+    this.handOver(file, d.readOnly === true);
     const node = `drive-${d.name}`;
     const qmp = this.qmp();
     await qmp.execute('blockdev-add', {

@@ -12,8 +12,13 @@ describe('kv launcher (real process, real QEMU)', () => {
     const events: DomainStatus[] = [];
     l.client.on('domain', (s) => events.push(s));
     const first = await l.client.request('sync', { vmi: tinyVMI() }, { timeoutMs: 20_000 });
-    expect(first).toMatchObject({ state: 'running', accel: 'tcg', machine: 'q35' });
+    expect(first).toMatchObject({ state: 'running', accel: 'tcg', machine: 'q35', qemuUser: { uid: 107 } });
     expect(isAlive(first.qemuPid)).toBe(true);
+    // QEMU dropped root (qemu-user.ts): uid/gid 107, no supplementary groups
+    const status = readFileSync(`/proc/${first.qemuPid}/status`, 'utf8');
+    expect(status).toMatch(/^Uid:\t107\t107\t107\t107$/m);
+    expect(status).toMatch(/^Gid:\t107\t107\t107\t107$/m);
+    expect(status).toMatch(/^Groups:\s*$/m);
     const again = await l.client.request('sync', { vmi: tinyVMI() });
     expect(again.qemuPid).toBe(first.qemuPid);
 

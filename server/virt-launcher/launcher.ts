@@ -31,6 +31,9 @@ import { HugetlbfsResolver } from './hugetlbfs';
 import { canHidePaths } from './qemu-secrets';
 import { pinVcpus } from './vcpu-pinning';
 import { startSwtpm, type SwtpmProcess } from './swtpm-process';
+import { firstQemuUser, handOverDisk, podNetDevices, prepareQemuUser, type QemuRunAs } from './launcher-qemu-user';
+import type { NetDeviceNodes } from './qemu-net-devices';
+import type { QemuIdentity } from './qemu-user';
 
 export class CommandError extends Error {
   constructor(readonly reason: string, message: string) { super(message); }
@@ -45,6 +48,10 @@ export interface LauncherOptions {
   swtpmBinary?: string;
   /** Paths QEMU must not see, read at each start (qemu-secrets.ts). */
   hidePaths?: () => string[];
+  /** the data dir (what QEMU's user may be given access inside of: qemu-ownership.ts) */
+  dataDir?: string;
+  /** the user QEMU and swtpm drop to where they need no root; unset: they run as the launcher (qemu-user.ts) */
+  qemuIdentity?: QemuIdentity;
 }
 
 export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [DomainExit] }> {
@@ -95,6 +102,8 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   private hotplugDisks?: HotplugDisks;
+  /** the user QEMU runs as (hot-plugged disks are handed to it) */
+  private runAs?: QemuRunAs;
   /** the pod interface's binding (set up once per launcher; a Pod namespace only) */
   private podNetwork?: PodNetwork;
 
@@ -117,7 +126,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   private async hotplug(disks: unknown): Promise<{ name: string; target: string }[]> {
     if (!Array.isArray(disks)) throw new CommandError(LAUNCHER_ERRORS.badRequest, 'hotplug: disks must be a list');
     const d = this.requireDomain();
-    this.hotplugDisks ??= new HotplugDisks(() => d.requireQmp(), d);
+    this.hotplugDisks ??= new HotplugDisks(() => d.requireQmp(), d, (file, readOnly) => { if (this.runAs) handOverDisk(this.runAs, this.opts.dataDir, file, readOnly); });
     try {
       return await this.hotplugDisks.sync(disks as HotplugDisk[]);
     } catch (err) {
@@ -194,7 +203,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   /** Idempotent: the first sync starts the domain, later ones (same VMI UID) return its status. */
-  ensureDomain(input: unknown, incoming: boolean, inputs: LauncherInputs = {}): Promise<DomainStatus> {
+  ensureDomain(input: unknown, incoming: boolean, inputs: LauncherInputs = {}, allowPostCopy = false): Promise<DomainStatus> {
     const problem = checkLauncherVMI(input);
     if (problem) throw new CommandError(LAUNCHER_ERRORS.badRequest, `sync needs a VMI: ${problem}`);
     const vmi = input as LauncherVMI;
@@ -203,11 +212,11 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       throw new CommandError(LAUNCHER_ERRORS.uidMismatch, `this launcher runs VMI ${this.domain.status.vmiUID}, not ${uid}`);
     }
     this.graceSeconds = vmi.spec.terminationGracePeriodSeconds ?? this.graceSeconds;
-    this.starting ??= this.startDomain(vmi, incoming, inputs);
+    this.starting ??= this.startDomain(vmi, incoming, inputs, allowPostCopy);
     return this.starting.then(() => this.domain!.status);
   }
 
-  private async startDomain(vmi: LauncherVMI, incoming: boolean, inputs: LauncherInputs): Promise<DomainStatus> {
+  private async startDomain(vmi: LauncherVMI, incoming: boolean, inputs: LauncherInputs, allowPostCopy: boolean): Promise<DomainStatus> {
     const steps = new StepTimer();
     const accel = await this.opts.accel();
     steps.lap('accel');
@@ -223,8 +232,13 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       const configDisks = planConfigDisks(vmi, podDir, inputs);
       const media = Object.fromEntries([...cloudInit, ...configDisks].map((p) => [p.volume, p.path]));
       const podIP = podNetworkIP();
+      // the tap is made for the user QEMU will run as (its owner, vhost only where that user may open it)
+      let user = firstQemuUser({ identity: this.opts.qemuIdentity, allowPostCopy, accel });
+      let netNodes: NetDeviceNodes | undefined;
       if (podIP) {
-        this.podNetwork ??= await setUpPodNetwork({ vmi, podIP, launcherPorts: Object.values(LAUNCHER_PORTS), log: this.logger });
+        const net = podInterface(vmi) ? podNetDevices(user, canHidePaths()) : undefined;
+        if (net) ({ user, nodes: netNodes } = net);
+        this.podNetwork ??= await setUpPodNetwork({ vmi, podIP, launcherPorts: Object.values(LAUNCHER_PORTS), log: this.logger, tapOwner: net?.tapOwner, vhost: net?.vhost ?? false });
         steps.lap('network');
       }
       const ports = new Map<string, number>();
@@ -242,8 +256,16 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
       steps.lap('convert');
       await Promise.all([writeCloudInitMedia(cloudInit), writeConfigDisks(configDisks), createDomainFiles(this.plan.files)]);
       steps.lap('files');
+      const runAs = prepareQemuUser({
+        podDir, dataDir: this.opts.dataDir, user, netNodes,
+        plan: this.plan, hugetlbfs: hugetlbfs.toMount, canUseNamespace: canHidePaths(),
+      });
+      this.runAs = runAs;
+      domain.update({ qemuUser: runAs.status });
+      if (!runAs.user.drop && runAs.status.reason) this.logger.info({ reason: runAs.status.reason, message: runAs.status.message }, 'QEMU keeps root');
+      steps.lap('user');
       if (this.plan.tpm) {
-        this.swtpm = await startSwtpm(this.plan.tpm, podDir, this.opts.swtpmBinary);
+        this.swtpm = await startSwtpm(this.plan.tpm, podDir, this.opts.swtpmBinary, runAs);
         steps.lap('swtpm');
       }
       const devices = vmi.spec.domain.devices ?? {};
@@ -253,7 +275,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
           logFile: devices.logSerialConsole === false ? undefined : join(podDir, POD_FILES.guestConsoleLog),
         });
       }
-      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.(), hugetlbfs: hugetlbfs.toMount });
+      await domain.start({ binary: this.plan.binary, args: this.plan.args, startPaused: vmi.spec.startStrategy === 'Paused', incoming, beforeRun: () => this.serialLog?.start() ?? Promise.resolve(), hidePaths: this.opts.hidePaths?.(), hugetlbfs: runAs.hugetlbfs, userArgs: runAs.userArgs, reveal: runAs.reveal, netNodes: runAs.netNodes });
       steps.lap('qemu');
       const cpu = vmi.spec.domain.cpu;
       if (cpu?.dedicatedCpuPlacement) {
@@ -288,7 +310,7 @@ export class Launcher extends EventEmitter<{ event: [LauncherEvent]; exit: [Doma
   }
 
   private async setUpIncoming(vmi: unknown, allowPostCopy: boolean, inputs?: LauncherInputs): Promise<{ host: string; port: number; nbdPort?: number }> {
-    await this.ensureDomain(vmi, true, inputs);
+    await this.ensureDomain(vmi, true, inputs, allowPostCopy);
     const d = this.requireDomain();
     const qmp = d.requireQmp();
     const disks = await listWritableDisks(qmp, this.plan?.sharedDisks);

@@ -16,6 +16,7 @@ import { LauncherServer } from './launcher-server';
 import { PortForwardServer } from './port-forward-server';
 import { detectAccel } from './kvm-probe';
 import { hiddenFromQemu } from './qemu-secrets';
+import { qemuIdentityFromEnv } from './qemu-user';
 import type { OvmfFiles } from './converter/converter-types';
 
 const logger = log.child({ component: 'virt-launcher' });
@@ -53,6 +54,8 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
     ovmf: findOvmf(),
     binary: process.env.KV_QEMU_BINARY,
     hidePaths: () => hiddenFromQemu(dataDir),
+    dataDir,
+    qemuIdentity: qemuIdentityFromEnv(),
   });
   const server = new LauncherServer(launcher, podDir);
   let terminating = false;

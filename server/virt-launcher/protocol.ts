@@ -97,6 +97,8 @@ export interface DomainStatus {
   fsFrozen?: boolean;
   /** the VMI wants the pod network but its Pod has none: the guest sits behind QEMU's user network */
   noPodNetwork?: boolean;
+  /** the user QEMU runs as; `reason`/`message` say why it kept root (qemu-user.ts) */
+  qemuUser?: { uid: number; reason?: string; message?: string };
 }
 
 export interface GuestInfo {

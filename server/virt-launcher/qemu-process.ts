@@ -6,8 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { withHiddenPaths } from './qemu-secrets';
+import { withHiddenPaths, type Reveal } from './qemu-secrets';
 import type { HugetlbfsMount } from './hugetlbfs';
+import type { NetDeviceNodes } from './qemu-net-devices';
 
 export const QEMU_LOG_FILE = 'qemu.log';
 const SETPRIV = 'setpriv';
@@ -17,10 +18,14 @@ export interface QemuExit { code: number | null; signal: NodeJS.Signals | null; 
 
 export interface QemuProcess { proc: ChildProcess; pid: number; exited: Promise<QemuExit> }
 
-/** `hidePaths`: covered in QEMU's own mount namespace (qemu-secrets.ts), which also mounts `hugetlbfs`; none by default. */
-export function spawnQemu(opts: { binary: string; args: string[]; podDir: string; hidePaths?: string[]; hugetlbfs?: HugetlbfsMount[] }): QemuProcess {
+/**
+ * `hidePaths`: covered in QEMU's own mount namespace (qemu-secrets.ts), which also mounts `hugetlbfs`
+ * and makes the `reveal` and the `netNodes`; none by default. `userArgs`: setpriv's options for the user QEMU runs as
+ * (qemu-user.ts; setpriv sets the pdeathsig after switching, so it holds).
+ */
+export function spawnQemu(opts: { binary: string; args: string[]; podDir: string; hidePaths?: string[]; hugetlbfs?: HugetlbfsMount[]; userArgs?: string[]; reveal?: Reveal; netNodes?: NetDeviceNodes }): QemuProcess {
   const logStream = createWriteStream(join(opts.podDir, QEMU_LOG_FILE), { flags: 'a' });
-  const [file, ...argv] = withHiddenPaths(opts.hidePaths ?? [], [SETPRIV, '--pdeathsig', 'KILL', '--', opts.binary, ...opts.args], opts.hugetlbfs);
+  const [file, ...argv] = withHiddenPaths(opts.hidePaths ?? [], [SETPRIV, '--pdeathsig', 'KILL', ...(opts.userArgs ?? []), '--', opts.binary, ...opts.args], opts.hugetlbfs, opts.reveal, opts.netNodes);
   const proc = spawn(file, argv, {
     cwd: opts.podDir, stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TPMPlan } from './converter/qemu-args-tpm';
+import { withHiddenPaths, type Reveal } from './qemu-secrets';
 
 export const SWTPM_LOG_FILE = 'swtpm.log';
 const SWTPM = 'swtpm';
@@ -28,11 +29,15 @@ export function swtpmArgs(plan: TPMPlan, podDir: string): string[] {
   ];
 }
 
-/** Starts swtpm and resolves once its control socket is there; rejects with its exit if it dies first. */
-export async function startSwtpm(plan: TPMPlan, podDir: string, binary = SWTPM): Promise<SwtpmProcess> {
+/**
+ * Starts swtpm and resolves once its control socket is there; rejects with its exit if it dies first.
+ * `as`: the user it runs as, QEMU's (setpriv options, and the data dir's reveal: qemu-user.ts).
+ */
+export async function startSwtpm(plan: TPMPlan, podDir: string, binary = SWTPM, as: { userArgs?: string[]; reveal?: Reveal } = {}): Promise<SwtpmProcess> {
   await mkdir(plan.stateDir, { recursive: true, mode: 0o700 });
   await rm(plan.socket, { force: true });
-  const proc = spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', binary, ...swtpmArgs(plan, podDir)], { cwd: podDir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const [file, ...argv] = withHiddenPaths([], [SETPRIV, '--pdeathsig', 'KILL', ...(as.userArgs ?? []), '--', binary, ...swtpmArgs(plan, podDir)], [], as.reveal);
+  const proc = spawn(file, argv, { cwd: podDir, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (c: Buffer) => { stderr = (stderr + c.toString('utf8')).slice(-1024); });
   let exited: string | undefined;

@@ -33,12 +33,16 @@ export function isAlive(pid: number | undefined): boolean {
   } catch { return false; }
 }
 
-export async function startTestLauncher(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestLauncher> {
+/** `netns`: run in that network namespace (`ip netns exec`), as in a Pod's (give POD_IP in `env`) */
+export async function startTestLauncher(opts: { dataDir?: string; env?: Record<string, string>; netns?: string } = {}): Promise<TestLauncher> {
   const root = mkdtempSync(join(tmpdir(), 'kv-launcher-'));
-  const podDir = join(root, 'pod');
-  mkdirSync(podDir);
   const dataDir = opts.dataDir ?? join(root, 'data');
-  const proc = spawn(process.execPath, [KV, 'launcher'], {
+  // inside the data dir, as a cluster's pod dirs are (what QEMU's user is given access to: qemu-ownership.ts)
+  const podDir = join(root, 'data', 'pod');
+  mkdirSync(podDir, { recursive: true });
+  const argv = [process.execPath, KV, 'launcher'];
+  if (opts.netns) argv.unshift('ip', 'netns', 'exec', opts.netns);
+  const proc = spawn(argv[0], argv.slice(1), {
     env: { ...process.env, KV_POD_DIR: podDir, KV_DATA_DIR: dataDir, KV_ACCEL: 'tcg', KV_LOG_LEVEL: 'warn', ...opts.env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -55,6 +59,12 @@ export async function startTestLauncher(opts: { dataDir?: string; env?: Record<s
     rmSync(root, { recursive: true, force: true });
   };
   return { podDir, dataDir, proc, client, exited, termination, stop };
+}
+
+/** A process's real, effective, saved and filesystem uids (all four: a drop that held) */
+export function uidsOf(pid: number | undefined): number[] {
+  const line = /^Uid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '';
+  return line.trim().split(/\s+/).map(Number);
 }
 
 /** A VMI QEMU can run without any image: SeaBIOS, no disks, no NIC, VGA on. */

@@ -1,4 +1,5 @@
 /** Helpers for tests on a whole `kv up` cluster: handler endpoints, streams, pod dirs, processes. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -56,6 +57,16 @@ export async function waitForSerial(ws: WebSocket, text: string, timeoutMs: numb
 export function qemuPidOf(dataDir: string, node: string, podUID: string): number | undefined {
   const file = join(dataPaths(dataDir).node(node), 'pods', podUID, 'qemu.pid');
   return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : undefined;
+}
+
+/** A process's real, effective, saved and filesystem uids. */
+export function uidsOf(pid: number): number[] {
+  return (/^Uid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '').trim().split(/\s+/).map(Number);
+}
+
+/** Whether `path` can be read in process `pid`'s mount namespace as `uid` (what that QEMU could read). */
+export function readableAs(pid: number, uid: number, path: string): boolean {
+  return spawnSync('nsenter', ['--target', String(pid), '--mount', '--', 'setpriv', '--reuid', String(uid), '--regid', String(uid), '--clear-groups', '--', 'cat', path], { stdio: 'ignore' }).status === 0;
 }
 
 export const isAlive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');

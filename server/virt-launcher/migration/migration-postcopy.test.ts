@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainStatus, MigrationInfo } from '../protocol';
-import { isAlive, startTestLauncher, tinyVMI, waitFor, type TestLauncher } from '../test-launcher';
+import { isAlive, startTestLauncher, tinyVMI, uidsOf, waitFor, type TestLauncher } from '../test-launcher';
 import { POSTCOPY_FAILED_MESSAGE } from './domain-migration';
 
 /** after one side dies post-copy, the other launcher must have ended within this */
@@ -22,6 +22,11 @@ describe('post-copy migration where one side dies after the switch', () => {
     const src = await source.client.request('sync', { vmi }, { timeoutMs: 20_000 });
     const { host, port } = await target.client.request('prepareIncoming', { vmi, allowPostCopy: true }, { timeoutMs: 20_000 });
     const tgt = await target.client.request('status');
+    // post-copy needs userfaultfd, root-only here: the target keeps root and says why; the source dropped it
+    expect(tgt.qemuUser).toMatchObject({ uid: 0, reason: 'PostCopyNeedsUserfaultfd', message: expect.stringContaining('userfaultfd') });
+    expect(uidsOf(tgt.qemuPid)).toEqual([0, 0, 0, 0]);
+    expect(src.qemuUser).toEqual({ uid: 107 });
+    expect(uidsOf(src.qemuPid)).toEqual([107, 107, 107, 107]);
     const infos: MigrationInfo[] = [];
     const domains: DomainStatus[] = [];
     source.client.on('migration', (i) => infos.push(i));

@@ -75,8 +75,3 @@ export async function applyBinding(plan: { ipBatch: string[]; nft: string; kind:
   // the rules name links (iifname), not indexes, so both tools can run at once
   await Promise.all([runTool('ip', ['-batch', '-'], plan.ipBatch.join('\n') + '\n'), runTool('nft', ['-f', '-'], plan.nft)]);
 }
-
-/** vhost-net accelerates the tap when the kernel offers it */
-export function vhostAvailable(): boolean {
-  return existsSync('/dev/vhost-net');
-}

@@ -72,6 +72,15 @@ describe('bridge plan', () => {
   it('does no NAT', () => expect(plan.nft).not.toContain('dnat'));
 });
 
+describe('the tap\'s owner', () => {
+  it('is QEMU\'s user when it drops root, for both bindings, and nobody when QEMU keeps root', () => {
+    for (const kind of ['masquerade', 'bridge'] as const) {
+      expect(planBinding({ ...base, kind, tapOwner: { uid: 107, gid: 107 } }).ipBatch).toContain('tuntap add dev tap0 mode tap user 107 group 107');
+      expect(planBinding({ ...base, kind }).ipBatch).toContain('tuntap add dev tap0 mode tap');
+    }
+  });
+});
+
 describe('Pod files', () => {
   it('reads nameservers and the search list, skipping loopback resolvers', () => {
     expect(parseResolvConf('# pod\nsearch default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\nnameserver 127.0.0.53\noptions ndots:5\n'))

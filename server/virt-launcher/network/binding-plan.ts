@@ -1,6 +1,7 @@
 /**
  * PURE: how the launcher wires the pod network to the guest inside its Pod's namespace, as KubeVirt's
- * virt-launcher does: a bridge `k6t-eth0` with a tap for QEMU, and either
+ * virt-launcher does: a bridge `k6t-eth0` with a tap for QEMU (owned by QEMU's user when it drops
+ * root, qemu-net-devices.ts), and either
  *  - masquerade: the bridge is the guest's gateway 10.0.2.1/24, the guest gets 10.0.2.2 by DHCP,
  *    nftables DNATs inbound traffic for the Pod IP to the guest and masquerades its egress; or
  *  - bridge: eth0 gives its address up and joins the bridge; the guest gets the Pod IP by DHCP.
@@ -34,6 +35,8 @@ export interface BindingInput {
   hostname: string;
   /** TCP ports the launcher itself listens on at the Pod IP (migration, NBD): never forwarded */
   launcherPorts: number[];
+  /** the tap's owner: the user QEMU runs as when it drops root (the tun driver lets only it attach) */
+  tapOwner?: { uid: number; gid: number };
 }
 
 export interface GuestLease {
@@ -52,19 +55,23 @@ export interface GuestLease {
 
 export interface BindingPlan { kind: BindingKind; tap: string; ipBatch: string[]; nft: string; lease: GuestLease }
 
-function masqueradeLinks(mtu: number): string[] {
+function tuntapAdd(owner: BindingInput['tapOwner']): string {
+  return `tuntap add dev ${TAP} mode tap${owner ? ` user ${owner.uid} group ${owner.gid}` : ''}`;
+}
+
+function masqueradeLinks(mtu: number, owner: BindingInput['tapOwner']): string[] {
   return [
     `link add ${BRIDGE} type bridge`,
     `link set ${BRIDGE} mtu ${mtu}`,
     `addr add ${MASQUERADE.gateway}/${MASQUERADE.prefix} dev ${BRIDGE}`,
-    `tuntap add dev ${TAP} mode tap`,
+    tuntapAdd(owner),
     `link set ${TAP} mtu ${mtu} master ${BRIDGE} up`,
     `link set ${BRIDGE} up`,
     `route add 255.255.255.255/32 dev ${BRIDGE}`,
   ];
 }
 
-function bridgeLinks(pod: PodLinkInfo): string[] {
+function bridgeLinks(pod: PodLinkInfo, owner: BindingInput['tapOwner']): string[] {
   return [
     `link add ${BRIDGE} type bridge`,
     `link set ${BRIDGE} mtu ${pod.mtu}`,
@@ -74,7 +81,7 @@ function bridgeLinks(pod: PodLinkInfo): string[] {
     // guest's MAC from those echoes, it would send the guest's traffic back out of eth0 until the
     // guest spoke again (tens of seconds of silence). KubeVirt turns learning off on this port too.
     `link set dev ${POD_LINK} type bridge_slave learning off`,
-    `tuntap add dev ${TAP} mode tap`,
+    tuntapAdd(owner),
     `link set ${TAP} mtu ${pod.mtu} master ${BRIDGE} up`,
     `addr add ${BRIDGE_SERVER_IP}/32 dev ${BRIDGE}`,
     `link set ${BRIDGE} up`,
@@ -92,7 +99,7 @@ function lease(input: BindingInput): GuestLease {
 }
 
 export function planBinding(input: BindingInput): BindingPlan {
-  const ipBatch = input.kind === 'masquerade' ? masqueradeLinks(input.pod.mtu) : bridgeLinks(input.pod);
+  const ipBatch = input.kind === 'masquerade' ? masqueradeLinks(input.pod.mtu, input.tapOwner) : bridgeLinks(input.pod, input.tapOwner);
   const nft = renderBindingRuleset({
     kind: input.kind, podIP: input.pod.podIP, guest: MASQUERADE.guest, guestCidr: MASQUERADE.cidr,
     ports: input.ports, launcherPorts: input.launcherPorts,

@@ -62,11 +62,11 @@ function build(): Topology {
 }
 
 /** the launcher's part, then the guest NIC (a veth with the guest MAC) on k6t-eth0 */
-async function bind(t: Topology, iface: Record<string, unknown>): Promise<{ setupMs: number; kind: string }> {
+async function bind(t: Topology, iface: Record<string, unknown>, tapOwner?: string): Promise<{ setupMs: number; kind: string; tapOwner: number[] }> {
   const vmi = { metadata: { name: 'vm-x', namespace: 'default', uid: 'u-1' }, spec: { domain: { devices: { interfaces: [iface] } }, networks: [{ name: 'default', pod: {} }] } };
-  const p = spawn('ip', ['netns', 'exec', t.pod, process.execPath, '--import', 'tsx', ENTRY, JSON.stringify(vmi), t.podIP], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const p = spawn('ip', ['netns', 'exec', t.pod, process.execPath, '--import', 'tsx', ENTRY, JSON.stringify(vmi), t.podIP, ...(tapOwner ? [tapOwner] : [])], { stdio: ['pipe', 'pipe', 'inherit'] });
   t.procs.push(p);
-  const out = JSON.parse(await firstLine(p)) as { setupMs: number; kind: string };
+  const out = JSON.parse(await firstLine(p)) as { setupMs: number; kind: string; tapOwner: number[] };
   const link = `kvbg${t.guest.slice(-6)}`;
   sh(['ip', 'link', 'add', link, 'netns', t.pod, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', t.guest, 'address', MAC]);
   inNs(t.pod, ['ip', 'link', 'set', link, 'master', 'k6t-eth0', 'up']);
@@ -102,8 +102,10 @@ afterEach(() => {
 describe.skipIf(podNetworkUnavailableReason() !== undefined || !hasBusybox)('launcher bindings in a Pod namespace (real netns, bridge, nftables, udhcpc)', () => {
   it('masquerade: the guest leases 10.0.2.2 with the Pod DNS, is reached on the Pod IP, reaches the node masqueraded, and not the launcher', async () => {
     const t = (topo = build());
-    const { setupMs, kind } = await bind(t, { name: 'default', masquerade: {}, macAddress: MAC });
+    const { setupMs, kind, tapOwner } = await bind(t, { name: 'default', masquerade: {}, macAddress: MAC }, '107:107');
     expect(kind).toBe('masquerade');
+    // QEMU runs as 107: the tap is its (the tun driver lets only its owner attach)
+    expect(tapOwner).toEqual([107, 107]);
     process.stdout.write(`masquerade binding set-up in the Pod namespace: ${setupMs} ms\n`);
     const lease = dhcp(t);
     expect(lease).toMatchObject({ ip: '10.0.2.2', mask: '24', router: '10.0.2.1', dns: '10.96.0.10', domain: 'default.svc.cluster.local', hostname: 'vm-x', serverid: '10.0.2.1', mtu: '1500' });
@@ -134,7 +136,8 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined || !hasBusybox)('lau
 
   it('bridge: the guest leases the Pod IP and gateway and answers on the Pod IP itself', async () => {
     const t = (topo = build());
-    const { setupMs } = await bind(t, { name: 'default', bridge: {}, macAddress: MAC.toUpperCase() });
+    const { setupMs, tapOwner } = await bind(t, { name: 'default', bridge: {}, macAddress: MAC.toUpperCase() });
+    expect(tapOwner).toEqual([-1, -1]); // QEMU keeps root: no owner
     process.stdout.write(`bridge binding set-up in the Pod namespace: ${setupMs} ms\n`);
     const lease = dhcp(t);
     expect(lease).toMatchObject({ ip: t.podIP, mask: '24', router: t.gw, dns: '10.96.0.10', serverid: '169.254.75.10' });

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Interface, LauncherVMI } from '../vmi-types';
 import { deriveMac, normalizeMac } from '../converter/qemu-args-net';
 import { parseResolvConf, planBinding, type BindingKind } from './binding-plan';
-import { applyBinding, readPodLink, vhostAvailable } from './apply-binding';
+import { applyBinding, readPodLink } from './apply-binding';
 import { startDhcpServer, type DhcpServer } from './dhcp-server';
 
 export interface PodTap { ifaceName: string; device: string; mac: string; vhost: boolean }
@@ -38,7 +38,11 @@ function readResolvConf(): { nameservers: string[]; search: string[] } {
   }
 }
 
-export async function setUpPodNetwork(opts: { vmi: LauncherVMI; podIP: string; launcherPorts: number[]; log: Logger }): Promise<PodNetwork | undefined> {
+/**
+ * `tapOwner`/`vhost`: from the QEMU user's decision (qemu-net-devices.ts): the tap belongs to the user
+ * QEMU drops to, and vhost-net is used only where that user can open it.
+ */
+export async function setUpPodNetwork(opts: { vmi: LauncherVMI; podIP: string; launcherPorts: number[]; log: Logger; tapOwner?: { uid: number; gid: number }; vhost: boolean }): Promise<PodNetwork | undefined> {
   const started = performance.now();
   const iface = podInterface(opts.vmi);
   if (!iface) return undefined;
@@ -50,10 +54,11 @@ export async function setUpPodNetwork(opts: { vmi: LauncherVMI; podIP: string; l
   const plan = planBinding({
     kind, mac, pod, dns: nameservers, search, hostname: opts.vmi.spec.hostname ?? opts.vmi.metadata.name,
     ports: (iface.ports ?? []).map((p) => ({ protocol: p.protocol ?? 'TCP', port: p.port })), launcherPorts: opts.launcherPorts,
+    tapOwner: opts.tapOwner,
   });
   await applyBinding(plan);
   const dhcp = await startDhcpServer({ lease: plan.lease, log: opts.log });
   const setupMs = Math.round(performance.now() - started);
-  opts.log.info({ kind, podIP: opts.podIP, guestIP: plan.lease.ip, mac, setupMs }, 'pod network bound');
-  return { tap: { ifaceName: iface.name, device: plan.tap, mac, vhost: vhostAvailable() }, kind, dhcp, setupMs };
+  opts.log.info({ kind, podIP: opts.podIP, guestIP: plan.lease.ip, mac, setupMs, tapOwner: opts.tapOwner?.uid ?? 0, vhost: opts.vhost }, 'pod network bound');
+  return { tap: { ifaceName: iface.name, device: plan.tap, mac, vhost: opts.vhost }, kind, dhcp, setupMs };
 }

@@ -12,6 +12,7 @@ import { makeKubeClients, type KubeClients } from '../../kube/clients';
 import { makeKubeConfig } from '../../kube/kubeconfig';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt/vmi-types';
 import { podNetworkUnavailableReason } from '../../node/network/pod-network';
+import { qemuPidOf, uidsOf } from '../../virt-handler/testing/stack-helpers';
 
 const NS = 'default';
 let c: LifecycleCluster;
@@ -67,6 +68,15 @@ async function podIPOf(name: string, notIP?: string): Promise<string> {
   return until(() => `${name} on the pod network (last: ${describeVMI(last)})`, async () => runningPodIP((last = await getVMI(name)), notIP), 120_000);
 }
 
+/** the uids of a VMI's QEMU (from its active Pod's qemu.pid) and its QEMURunsAsRoot condition's reason */
+async function qemuUserOf(name: string): Promise<{ uids: number[]; rootReason?: string }> {
+  const v = await getVMI(name);
+  const node = v?.status?.nodeName ?? '';
+  const podUID = Object.entries(v?.status?.activePods ?? {}).find(([, n]) => n === node)?.[0] ?? '';
+  const pid = await until(() => `${name}'s qemu.pid`, async () => qemuPidOf(c.cluster.dataDir, node, podUID), 10_000);
+  return { uids: uidsOf(pid), rootReason: v?.status?.conditions?.find((x) => x.type === 'QEMURunsAsRoot')?.reason };
+}
+
 const answers = (ip: string, want: string) => until(() => `${want} on ${ip}:80`, async () => (await greeting(ip, 80)) === want, 150_000);
 
 describe.skipIf(podNetworkUnavailableReason() !== undefined)('masquerade and bridge bindings with real guests', () => {
@@ -87,6 +97,9 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('masquerade and bri
     const [a, b] = [await podIPOf('vm-masq'), await podIPOf('vm-bridge')];
     await answers(a, 'hello vm-masq');
     await answers(b, 'hello vm-bridge');
+    // both guests' QEMU dropped to 107 and opened their taps (owned by 107) as 107 (server/virt-launcher/qemu-net-devices.ts)
+    expect(await qemuUserOf('vm-masq')).toEqual({ uids: [107, 107, 107, 107], rootReason: undefined });
+    expect(await qemuUserOf('vm-bridge')).toEqual({ uids: [107, 107, 107, 107], rootReason: undefined });
 
     const shell = await openGuestShell(c.admin, NS, 'vm-masq');
     try {
@@ -134,5 +147,7 @@ describe.skipIf(podNetworkUnavailableReason() !== undefined)('masquerade and bri
     const moved = await podIPOf('vm-masq', a);
     expect((await getVMI('vm-masq'))?.status?.nodeName).not.toBe(before);
     await answers(moved, 'hello vm-masq');
+    // the target's QEMU, on its own tap: 107 too (a pre-copy migration: no post-copy, no root)
+    expect((await qemuUserOf('vm-masq')).uids).toEqual([107, 107, 107, 107]);
   }, 600_000);
 });
