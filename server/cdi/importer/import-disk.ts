@@ -3,14 +3,16 @@
  * another claim (pvc), taken from the node's image store (registry), or made empty (blank) — as a
  * raw `disk.img` sized to the claim (Filesystem) or written onto the device (Block). Formats are
  * converted with `qemu-img`; images with a backing file, or larger than the claim, are refused.
- * An http source whose server serves byte ranges is converted straight from the URL in one pass
- * (ranged-source.ts); others are downloaded into a scratch file first. qemu's curl driver can
- * stall forever mid-transfer: a convert from the URL that moves no byte for `stallMs` is killed
- * and the import downloads instead (stall-guard.ts).
+ * An http source is downloaded into a scratch file first when the scratch dir has room for it
+ * (the claim's size); without that room, and when the server serves byte ranges, it is converted
+ * straight from the URL in one pass (ranged-source.ts), needing no scratch space. The download is
+ * the default because QEMU 7.2's curl driver stalls forever mid-transfer in about a third of the
+ * converts measured here (docs/performance.md): a convert from the URL that moves no byte for
+ * `stallMs` is killed and the import downloads instead (stall-guard.ts).
  * A failure leaves no partial disk behind.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { inspectDisk } from '../../images/qemu-img';
@@ -120,6 +122,18 @@ export interface ImportOptions {
   stallMs?: number;
   /** told when the import changes course (a stalled convert from the URL → a download) */
   warn?: (message: string) => void;
+  /** when to convert an http source straight from the URL: only without scratch room (default), or whenever the server allows */
+  ranged?: 'without-scratch-room' | 'always';
+}
+
+/** bytes free for an unprivileged writer under `dir` */
+async function freeBytes(dir: string): Promise<number> {
+  try {
+    const fs = await statfs(dir);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return 0;
+  }
 }
 
 export async function importDisk(job: ImportJob, progress: ProgressFile, opts: ImportOptions = {}): Promise<string> {
@@ -137,7 +151,8 @@ export async function importDisk(job: ImportJob, progress: ProgressFile, opts: I
         return 'Import Complete';
       case 'http': {
         // a checksum needs every byte in order: only a download gives it
-        const ranged = job.checksum ? undefined : await rangedSource(job.endpoint!);
+        const tryRanged = !job.checksum && (opts.ranged === 'always' || (await freeBytes(scratchDir)) < job.sizeBytes);
+        const ranged = tryRanged ? await rangedSource(job.endpoint!) : undefined;
         if (ranged) {
           try {
             const { format } = await checkSource(ranged, job.sizeBytes, stallMs);

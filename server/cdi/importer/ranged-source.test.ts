@@ -79,16 +79,23 @@ afterAll(() => {
 async function importFrom(url: string, name: string, checksum?: { algorithm: string; hex: string }, opts: ImportOptions = {}): Promise<string> {
   const target = join(dir, name);
   const pod = join(dir, `pod-${name}`);
-  mkdirSync(target);
-  mkdirSync(pod);
+  for (const d of [target, pod]) {
+    rmSync(d, { recursive: true, force: true }); // a retried test starts again from nothing
+    mkdirSync(d);
+  }
   await importDisk({ source: 'http', endpoint: url, sizeBytes: 64 << 20, target, podDir: pod, ...(checksum ? { checksum } : {}) }, new ProgressFile(pod), opts);
   return join(target, 'disk.img');
 }
 
 describe('imports from a server that serves byte ranges', () => {
-  it('a qcow2 is converted straight from the URL (ranged reads only, no whole download), identical to a local convert, sized to the claim', async () => {
+  // QEMU 7.2's curl driver stalls in some converts (docs/performance.md); the import then downloads,
+  // which these two tests would see as a whole GET: a stall is retried, not taken for the ranged path
+  const RANGED = { ranged: 'always', stallMs: 5000 } as const;
+  const STALL_RETRIES = { retry: 2 };
+
+  it('a qcow2 is converted straight from the URL (ranged reads only, no whole download), identical to a local convert, sized to the claim', STALL_RETRIES, async () => {
     seen.length = 0;
-    const disk = await importFrom(`${base}/disk.qcow2`, 'q');
+    const disk = await importFrom(`${base}/disk.qcow2`, 'q', undefined, RANGED);
     expect(seen.length).toBeGreaterThan(2);
     expect(seen).not.toContain('whole');
     expect(statSync(disk).size).toBe(64 << 20);
@@ -96,9 +103,16 @@ describe('imports from a server that serves byte ranges', () => {
     expect(statSync(disk).blocks * 512).toBeLessThan(SIZE); // the holes stay holes
   });
 
-  it('a raw image the same way', async () => {
+  it('by default, with room for a scratch file, downloads the whole image instead (QEMU 7.2\'s curl driver can stall mid-transfer), still identical', async () => {
     seen.length = 0;
-    const disk = await importFrom(`${base}/disk.raw`, 'r');
+    const disk = await importFrom(`${base}/disk.qcow2`, 'd');
+    expect(seen).toContain('whole');
+    execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
+  });
+
+  it('a raw image the same way', STALL_RETRIES, async () => {
+    seen.length = 0;
+    const disk = await importFrom(`${base}/disk.raw`, 'r', undefined, RANGED);
     expect(seen).not.toContain('whole');
     execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'raw', disk, join(dir, 'www', 'disk.raw')]);
   });
@@ -110,12 +124,12 @@ describe('imports from a server that serves byte ranges', () => {
     expect(await rangedSource(`${base}/missing.qcow2`)).toBeUndefined();
     expect(await rangedSource(`${base}/disk.qcow2`)).toMatch(/^json:\{"file":\{"driver":"http","url":"http:\/\/127\.0\.0\.1:\d+\/disk\.qcow2"/);
     seen.length = 0;
-    const disk = await importFrom(`${plainBase}/disk.qcow2`, 'p');
+    const disk = await importFrom(`${plainBase}/disk.qcow2`, 'p', undefined, { ranged: 'always' });
     expect(seen).toEqual(['whole', 'whole']); // the probe's answer (no ranges) and the download
     execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
     const hex = execFileSync('sha256sum', [join(dir, 'www', 'disk.qcow2')]).toString().split(' ')[0];
     seen.length = 0;
-    await importFrom(`${base}/disk.qcow2`, 'c', { algorithm: 'sha256', hex });
+    await importFrom(`${base}/disk.qcow2`, 'c', { algorithm: 'sha256', hex }, { ranged: 'always' });
     expect(seen).toEqual(['whole']);
   });
 
@@ -123,7 +137,7 @@ describe('imports from a server that serves byte ranges', () => {
     seen.length = 0;
     const warnings: string[] = [];
     const t = performance.now();
-    const disk = await importFrom(`${base}/stall/disk.qcow2`, 's', undefined, { stallMs: 1500, warn: (m) => warnings.push(m) });
+    const disk = await importFrom(`${base}/stall/disk.qcow2`, 's', undefined, { stallMs: 1500, warn: (m) => warnings.push(m), ranged: 'always' });
     const ms = performance.now() - t;
     expect(seen.some((r) => r.startsWith('bytes='))).toBe(true);
     expect(seen.at(-1)).toBe('whole');
@@ -136,7 +150,7 @@ describe('imports from a server that serves byte ranges', () => {
 
   it('so is a `qemu-img info` of the URL that never answers', async () => {
     const warnings: string[] = [];
-    const disk = await importFrom(`${base}/stallall/disk.qcow2`, 'sa', undefined, { stallMs: 1500, warn: (m) => warnings.push(m) });
+    const disk = await importFrom(`${base}/stallall/disk.qcow2`, 'sa', undefined, { stallMs: 1500, warn: (m) => warnings.push(m), ranged: 'always' });
     expect(warnings).toEqual(['qemu-img info did not answer in 1500 ms; downloading the image instead']);
     execFileSync('qemu-img', ['compare', '-f', 'raw', '-F', 'qcow2', disk, join(dir, 'www', 'disk.qcow2')]);
   });
