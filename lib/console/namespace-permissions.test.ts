@@ -66,6 +66,15 @@ describe('namespacePermissions → the buttons a VM shows', () => {
     expect(p.createVM).toBe(false);
   });
 
+  it('storage and VM groups: PVC delete and the scale subresources, each by its own group', () => {
+    const p = namespacePermissions('a', [
+      { verbs: ['delete'], apiGroups: [''], resources: ['persistentvolumeclaims'] },
+      { verbs: ['patch'], apiGroups: ['pool.kubevirt.io'], resources: ['virtualmachinepools/scale'] },
+    ]);
+    expect([p.deletePVC, p.scalePool, p.scaleReplicaSet]).toEqual([true, true, false]);
+    expect(namespacePermissions('a', [{ verbs: ['delete'], apiGroups: ['kubevirt.io'], resources: ['persistentvolumeclaims'] }]).deletePVC).toBe(false);
+  });
+
   it('no rules at all (a namespace with no binding) is the same as view', () => {
     expect(mayActOnVMs(namespacePermissions('c', []))).toBe(false);
   });

@@ -58,6 +58,11 @@ export interface NamespacePermissions {
   cancelMigration: boolean;
   vnc: boolean;
   serialConsole: boolean;
+  /** the storage page's Delete (an unused PVC) */
+  deletePVC: boolean;
+  /** the groups page's − / + (merge patch of the scale subresource) */
+  scaleReplicaSet: boolean;
+  scalePool: boolean;
 }
 
 export function namespacePermissions(namespace: string, rules: readonly ResourceRule[]): NamespacePermissions {
@@ -73,6 +78,9 @@ export function namespacePermissions(namespace: string, rules: readonly Resource
     cancelMigration: can({ verb: 'delete', group: KUBEVIRT, resource: 'virtualmachineinstancemigrations' }),
     vnc: vmiSub('vnc'),
     serialConsole: vmiSub('console'),
+    deletePVC: can({ verb: 'delete', group: '', resource: 'persistentvolumeclaims' }),
+    scaleReplicaSet: can({ verb: 'patch', group: KUBEVIRT, resource: 'virtualmachineinstancereplicasets', subresource: 'scale' }),
+    scalePool: can({ verb: 'patch', group: 'pool.kubevirt.io', resource: 'virtualmachinepools', subresource: 'scale' }),
   };
 }
 
