@@ -70,7 +70,7 @@ export default async function clusterJourneySetup(): Promise<() => Promise<void>
     buildDemoImage();
     // the user the journey signs in as: a ServiceAccount, not cluster-admin, with Kubernetes' `edit` (deploy/'s
     // kubevirt.io:edit aggregates into it) and deploy/'s kubevirt.io:migrate; its token from `kubectl create token`.
-    // Bound cluster-wide: the console decides "view only" from cluster-wide access reviews (docs/console.md)
+    // Bound cluster-wide (a RoleBinding per namespace works as well: the console asks per namespace, docs/console.md)
     await kubectlOk(k, 'create', 'serviceaccount', 'e2e', '-n', 'default');
     await kubectlOk(k, 'create', 'clusterrolebinding', 'e2e-edit', '--clusterrole=edit', '--serviceaccount=default:e2e');
     await kubectlOk(k, 'create', 'clusterrolebinding', 'e2e-migrate', '--clusterrole=kubevirt.io:migrate', '--serviceaccount=default:e2e');

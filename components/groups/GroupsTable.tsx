@@ -4,20 +4,21 @@ import { resourcePath, VirtualMachineInstanceReplicaSetResource, VirtualMachineP
 import type { VirtualMachineInstanceReplicaSet, VirtualMachinePool } from '@/lib/kubevirt';
 import { groupRows, scaleRequest, type GroupRow } from '@/lib/console/vm-groups';
 import { useResourceList } from '@/components/live/useResourceList';
-import { useSession } from '@/components/live/useSession';
+import { useManyNamespacePermissions } from '@/components/live/useNamespacePermissions';
 import { kubeFetch } from '@/components/live/api-fetch';
 import { Button } from '@/components/ui/Button';
 import { EmptyState } from '@/components/ui/EmptyState';
 import { useToast } from '@/components/ui/Toasts';
 
-/** Replica sets and pools, live, with − / + buttons that scale them through their scale subresource. */
+/** Replica sets and pools, live, with − / + buttons that scale them through their scale subresource (where the user may, per namespace). */
 export function GroupsTable() {
   const sets = useResourceList<VirtualMachineInstanceReplicaSet>(resourcePath(VirtualMachineInstanceReplicaSetResource));
   const pools = useResourceList<VirtualMachinePool>(resourcePath(VirtualMachinePoolResource));
-  const session = useSession();
   const toast = useToast();
   const [busy, setBusy] = useState<string>();
   const rows = groupRows(sets.items, pools.items);
+  const permissions = useManyNamespacePermissions([...new Set(rows.map((r) => r.namespace))]);
+  const mayScale = (r: GroupRow) => { const p = permissions.get(r.namespace); return !!p && (r.kind === 'VirtualMachinePool' ? p.scalePool : p.scaleReplicaSet); };
 
   async function scale(r: GroupRow, delta: number) {
     const body = scaleRequest(r, delta);
@@ -54,8 +55,8 @@ export function GroupsTable() {
             <td>{r.current}</td>
             <td>{r.ready}</td>
             <td className="flex gap-1 py-2">
-              <Button aria-label={`scale ${r.name} down`} disabled={!session.canWrite || busy === r.key || r.desired === 0} onClick={() => void scale(r, -1)}>−</Button>
-              <Button aria-label={`scale ${r.name} up`} disabled={!session.canWrite || busy === r.key} onClick={() => void scale(r, 1)}>+</Button>
+              <Button aria-label={`scale ${r.name} down`} disabled={!mayScale(r) || busy === r.key || r.desired === 0} onClick={() => void scale(r, -1)}>−</Button>
+              <Button aria-label={`scale ${r.name} up`} disabled={!mayScale(r) || busy === r.key} onClick={() => void scale(r, 1)}>+</Button>
             </td>
           </tr>
         ))}

@@ -2,6 +2,8 @@
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { queryKeys } from '@/lib/console/query-keys';
 import { useLinkState } from '@/components/live/useLinkState';
 import { useSession } from '@/components/live/useSession';
 import { CommandPalette } from './CommandPalette';
@@ -26,7 +28,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const path = usePathname();
   const router = useRouter();
   const session = useSession();
-  const signOut = async () => { await fetch('/api/session', { method: 'DELETE' }); router.replace('/signin'); };
+  const queryClient = useQueryClient();
+  // the next sign-in is someone else: drop the session and every namespace's rights with it
+  const signOut = async () => { await fetch('/api/session', { method: 'DELETE' }); queryClient.removeQueries({ queryKey: queryKeys.session() }); router.replace('/signin'); };
   return (
     <div className="flex min-h-screen flex-col">
       <header className="sticky top-0 z-30 flex h-12 items-center gap-6 border-b border-slate-200 bg-white/90 px-4 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
@@ -44,7 +48,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </nav>
         <div className="ml-auto flex items-center gap-3">
           <LinkIndicator />
-          {!session.canWrite && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800 dark:bg-amber-900/50 dark:text-amber-300" title="This sign-in can look but not act">view only</span>}
+          {session.loaded && !session.canWrite && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800 dark:bg-amber-900/50 dark:text-amber-300" title="This sign-in may not act cluster-wide: each VM shows the actions its namespace allows">limited rights</span>}
           <kbd className="hidden rounded border border-slate-300 px-1.5 text-xs text-slate-500 dark:text-slate-400 sm:inline dark:border-slate-700" title="Command palette">⌘K</kbd>
           <ThemeToggle />
           <button type="button" onClick={signOut} className="text-sm text-slate-500 dark:text-slate-400 hover:text-slate-900 dark:hover:text-white">Sign out</button>

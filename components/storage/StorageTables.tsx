@@ -12,7 +12,7 @@ import { claimRows, classRows, snapshotRows, type SnapshotLike, type StorageClai
 import { formatAge } from '@/lib/console/format';
 import { useResourceList } from '@/components/live/useResourceList';
 import { useVMs } from '@/components/live/useCluster';
-import { useSession } from '@/components/live/useSession';
+import { useManyNamespacePermissions } from '@/components/live/useNamespacePermissions';
 import { kubeFetch } from '@/components/live/api-fetch';
 import { Button } from '@/components/ui/Button';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
@@ -29,11 +29,11 @@ export function StorageTables() {
   const classes = useResourceList<KubeObject & StorageClassLike>(resourcePath(StorageClassResource));
   const snapshots = useResourceList<KubeObject & SnapshotLike>(resourcePath(VirtualMachineSnapshotResource));
   const { items: vms } = useVMs();
-  const session = useSession();
   const toast = useToast();
   const now = useNow();
   const [deleting, setDeleting] = useState<{ namespace: string; name: string }>();
   const rows = claimRows(claims.items, dataVolumes.items, vms);
+  const permissions = useManyNamespacePermissions([...new Set(rows.map((r) => r.namespace))]); // Delete where the user may, per namespace
   const remove = async (t: { namespace: string; name: string }) => {
     setDeleting(undefined);
     try {
@@ -61,7 +61,7 @@ export function StorageTables() {
                     <td className={td}>{r.volumeMode}</td>
                     <td className={td}>{r.usedBy.length ? r.usedBy.map((vm) => <Link key={vm} className="mr-2 text-indigo-600 underline dark:text-indigo-400" href={`/vms/${r.namespace}/${vm}?tab=devices`}>{vm}</Link>) : <span className="text-slate-400">—</span>}</td>
                     <td className={td}>{formatAge(r.created, now)}</td>
-                    <td className={td}>{session.canWrite && r.usedBy.length === 0 && r.status !== 'Terminating' && <Button variant="ghost" className="!px-2 !py-0.5 !text-xs" onClick={() => setDeleting({ namespace: r.namespace, name: r.name })}>Delete</Button>}</td>
+                    <td className={td}>{!!permissions.get(r.namespace)?.deletePVC && r.usedBy.length === 0 && r.status !== 'Terminating' && <Button variant="ghost" className="!px-2 !py-0.5 !text-xs" onClick={() => setDeleting({ namespace: r.namespace, name: r.name })}>Delete</Button>}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,5 +1,8 @@
 'use client';
-/** Bulk start/stop/restart/delete over the selection: confirm, run each, report per VM, clear the selection. */
+/**
+ * Bulk start/stop/restart/delete over the selection: confirm, run each, report per VM, clear the
+ * selection. Each VM counts only where the user's rights in its namespace allow the action.
+ */
 import { useState } from 'react';
 import { allowedActions, type VMAction } from '@/lib/console/vm-actions';
 import type { VMRow } from '@/lib/console/vm-row';
@@ -8,15 +11,20 @@ import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { useToast } from '@/components/ui/Toasts';
 import { kubeFetch } from '@/components/live/api-fetch';
 import { actionRequest } from '@/lib/console/vm-actions';
+import { useManyNamespacePermissions } from '@/components/live/useNamespacePermissions';
 
 const BULK: VMAction[] = ['start', 'stop', 'restart', 'delete'];
 const PARALLEL = 8;
 
-export function BulkBar({ rows, canWrite, onDone }: { rows: VMRow[]; canWrite: boolean; onDone: () => void }) {
+export function BulkBar({ rows, onDone }: { rows: VMRow[]; onDone: () => void }) {
   const [pending, setPending] = useState<VMAction>();
   const toast = useToast();
+  const permissions = useManyNamespacePermissions([...new Set(rows.map((r) => r.namespace))]);
   if (rows.length === 0) return null;
-  const eligible = (a: VMAction) => rows.filter((r) => allowedActions(r.vm, r.vmi, { canWrite }).includes(a));
+  const eligible = (a: VMAction) => rows.filter((r) => {
+    const p = permissions.get(r.namespace);
+    return !!p && allowedActions(r.vm, r.vmi, { permissions: p }).includes(a);
+  });
   const run = async (a: VMAction) => {
     const targets = eligible(a);
     onDone(); // the selection is cleared at once: a second click cannot hit the same VMs by accident

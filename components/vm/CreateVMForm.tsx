@@ -5,7 +5,7 @@
  */
 import { resourcePath, StorageClassResource, subresourcePath, VirtualMachineResource } from '@/lib/kubevirt/resources';
 import { useRouter } from 'next/navigation';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { parse, stringify } from 'yaml';
 import { RunStrategy, type KubeObject, type VirtualMachine } from '@/lib/kubevirt';
@@ -14,7 +14,7 @@ import { queryKeys } from '@/lib/console/query-keys';
 import { buildVirtualMachine, DEFAULT_CREATE_FORM, needsStartAfterCreate, validateCreateForm, type CreateVMForm as Form } from '@/lib/console/vm-template';
 import { lineOfField } from '@/lib/console/yaml-field-line';
 import { ApiError, kubeFetch } from '@/components/live/api-fetch';
-import { useSession } from '@/components/live/useSession';
+import { useCreatableNamespaces } from './useCreatableNamespaces';
 import { useResourceList } from '@/components/live/useResourceList';
 import { Button } from '@/components/ui/Button';
 import { useToast } from '@/components/ui/Toasts';
@@ -52,7 +52,12 @@ export function CreateVMForm() {
   const [busy, setBusy] = useState(false);
   const router = useRouter();
   const toast = useToast();
-  const session = useSession();
+  const creatable = useCreatableNamespaces(form.namespace.trim() || undefined);
+  const [nsTouched, setNsTouched] = useState(false);
+  // offer a namespace the user may create in: the default one is often not (edit bound in one namespace)
+  useEffect(() => {
+    if (!nsTouched && creatable.extraAllowed === false && creatable.namespaces.length) setForm((f) => ({ ...f, namespace: creatable.namespaces[0] }));
+  }, [nsTouched, creatable.extraAllowed, creatable.namespaces]);
   const images = useQuery<{ images: { name: string }[] }>({ queryKey: queryKeys.images(), queryFn: async () => (await fetch('/api/images')).json() });
   const classes = useResourceList<KubeObject>(resourcePath(StorageClassResource, {}));
   const defaultClass = classes.items.find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true')?.metadata.name;
@@ -83,7 +88,11 @@ export function CreateVMForm() {
 
   return (
     <div className="flex flex-col gap-4">
-      {session.loaded && !session.canWrite && <p data-testid="view-only-notice" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">Your sign-in is view-only: the API server will refuse to create this VM. Ask an administrator for edit rights, or sign in with another token.</p>}
+      {mode === 'form' && creatable.extraAllowed === false && <p data-testid="view-only-notice" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
+        {creatable.namespaces.length
+          ? `Your sign-in may not create VMs in namespace ${form.namespace}: the API server will refuse it. You may create them in: ${creatable.namespaces.join(', ')}.`
+          : 'Your sign-in is view-only: it may create VMs in no namespace you can see, and the API server will refuse this one. Ask an administrator for edit rights, or sign in with another token.'}
+      </p>}
       <div className="flex gap-1" role="tablist">
         {(['form', 'yaml'] as const).map((m) => (
           <Button key={m} variant={mode === m ? 'primary' : 'ghost'} role="tab" aria-selected={mode === m}
@@ -94,7 +103,8 @@ export function CreateVMForm() {
         <div className="grid gap-6 lg:grid-cols-2">
           <div className="flex flex-col gap-3">
             <Field label="Name" error={err('name')}><input className={input} name="name" value={form.name} onChange={(e) => set('name', e.target.value)} autoFocus placeholder="my-vm" /></Field>
-            <Field label="Namespace" error={err('namespace')}><input className={input} name="namespace" value={form.namespace} onChange={(e) => set('namespace', e.target.value)} /></Field>
+            <Field label="Namespace" error={err('namespace')}><input className={input} name="namespace" list="creatable-namespaces" value={form.namespace} onChange={(e) => { setNsTouched(true); set('namespace', e.target.value); }} />
+              <datalist id="creatable-namespaces">{creatable.namespaces.map((n) => <option key={n} value={n} />)}</datalist></Field>
             <Field label="Image" error={err('image')} hint={images.data?.images.length ? 'From the local image store.' : 'Any containerDisk reference.'}>
               <input className={input} name="image" list="images" value={form.image} onChange={(e) => set('image', e.target.value)} />
               <datalist id="images">{images.data?.images.map((i) => <option key={i.name} value={i.name} />)}</datalist>

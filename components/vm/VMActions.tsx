@@ -1,9 +1,13 @@
 'use client';
-/** The action buttons a VM's state allows; destructive ones ask first; Migrate opens the dialog. */
+/**
+ * The action buttons the user's rights in the VM's namespace allow (one rules review per namespace),
+ * enabled as the VM's state allows; destructive ones ask first; Migrate opens the dialog.
+ */
 import { useState } from 'react';
 import type { VirtualMachine, VirtualMachineInstance } from '@/lib/kubevirt';
 import { ACTION_SPECS, computeActionAvailability, VM_ACTIONS, type VMAction } from '@/lib/console/vm-actions';
-import { useSession } from '@/components/live/useSession';
+import { useNamespacePermissions } from '@/components/live/useNamespacePermissions';
+import { mayActOnVMs } from '@/lib/console/namespace-permissions';
 import { Button } from '@/components/ui/Button';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { MigrateDialog } from './MigrateDialog';
@@ -12,21 +16,22 @@ import { useVMAction } from './useVMAction';
 const COMPACT: VMAction[] = ['start', 'unpause', 'stop', 'migrate'];
 
 export function VMActions({ vm, vmi, compact }: { vm: VirtualMachine; vmi?: VirtualMachineInstance; compact?: boolean }) {
-  const session = useSession();
+  const ns = vm.metadata.namespace!;
+  const permissions = useNamespacePermissions(ns);
   const run = useVMAction();
   const [confirm, setConfirm] = useState<VMAction>();
   const [migrating, setMigrating] = useState(false);
-  const avail = computeActionAvailability(vm, vmi, { canWrite: session.canWrite });
-  const ns = vm.metadata.namespace!;
+  const avail = computeActionAvailability(vm, vmi, permissions ? { permissions } : { canWrite: false });
   const name = vm.metadata.name!;
   const click = (a: VMAction) => {
     if (a === 'migrate') setMigrating(true);
     else if (ACTION_SPECS[a].destructive) setConfirm(a);
     else void run(a, ns, name);
   };
-  const shown = compact ? COMPACT.filter((a) => avail[a] === undefined).slice(0, 2) : VM_ACTIONS;
-  if (!session.loaded) return <span />;
-  if (!session.canWrite) return compact ? <span /> : <span className="text-xs text-slate-500 dark:text-slate-400">View only: actions are hidden.</span>;
+  // actions RBAC refuses here are not shown; those the VM's state refuses are shown disabled, with the reason
+  const shown = compact ? COMPACT.filter((a) => avail[a] === undefined).slice(0, 2) : VM_ACTIONS.filter((a) => permissions?.actions[a]);
+  if (!permissions) return <span />;
+  if (!mayActOnVMs(permissions)) return compact ? <span /> : <span className="text-xs text-slate-500 dark:text-slate-400" title={`Your sign-in may not act on VMs in namespace ${ns}`}>View only: actions are hidden.</span>;
   return (
     <div className="flex flex-wrap gap-1.5">
       {shown.map((a) => (

@@ -11,7 +11,7 @@ import { explainWhyNotRunning, type KubeEvent, type PodLike } from '@/lib/consol
 import { migrationsOfVMI } from '@/lib/console/migration-progress';
 import { formatAge, formatBytes } from '@/lib/console/format';
 import { useResourceList } from '@/components/live/useResourceList';
-import { useSession } from '@/components/live/useSession';
+import { useNamespacePermissions } from '@/components/live/useNamespacePermissions';
 import { Button } from '@/components/ui/Button';
 import { Card, EmptyState } from '@/components/ui/EmptyState';
 import { useNow } from '@/components/ui/useNow';
@@ -62,7 +62,7 @@ function MatcherText({ m }: { m: InstancetypeMatcher }) {
 
 export function VMDetail({ namespace, name }: { namespace: string; name: string }) {
   const o = useVMObjects(namespace, name);
-  const session = useSession();
+  const permissions = useNamespacePermissions(namespace); // the user's rights here, not cluster-wide
   const now = useNow();
   const params = useSearchParams();
   const router = useRouter();
@@ -94,7 +94,7 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
       </div>
       {followed.shown && (
         <Card title={followed.finished ? 'Last migration' : 'Migration in progress'} actions={followed.finished && <Button variant="ghost" className="!px-2 !py-0.5 !text-xs" onClick={followed.dismiss}>Dismiss</Button>}>
-          <MigrationProgressBar vmim={followed.shown} vmiState={vmi?.status?.migrationState} canWrite={session.canWrite} />
+          <MigrationProgressBar vmim={followed.shown} vmiState={vmi?.status?.migrationState} canWrite={!!permissions?.cancelMigration} />
         </Card>
       )}
       <nav className="flex gap-1 border-b border-slate-200 dark:border-slate-800" aria-label="VM sections">
@@ -129,17 +129,17 @@ export function VMDetail({ namespace, name }: { namespace: string; name: string 
               <dt className="text-slate-500 dark:text-slate-400">Launcher</dt><dd className="truncate">{pod?.metadata.name ?? '—'}</dd>
             </dl>
           </Card>
-          <LiveSize vm={vm} vmi={vmi} canWrite={session.canWrite} />
+          <LiveSize vm={vm} vmi={vmi} canWrite={!!permissions?.patchVM} />
           <GuestFacts vmi={vmi} />
           </div>
         </div>
       )}
       {tab === 'console' && (running ? <div><VncConsole namespace={namespace} name={name} /><Link className="mt-2 inline-block text-sm text-indigo-600 dark:text-indigo-400 underline" href={`/vms/${namespace}/${name}/vnc`} target="_blank">Open full screen in a new tab</Link></div> : <EmptyState title="The console opens when it runs">{causes[0]?.title}</EmptyState>)}
       {tab === 'serial' && (running ? <SerialConsole namespace={namespace} name={name} /> : <EmptyState title="The serial console opens when it runs">{causes[0]?.title}</EmptyState>)}
-      {tab === 'yaml' && <VMYaml vm={vm} canWrite={session.canWrite} />}
+      {tab === 'yaml' && <VMYaml vm={vm} canWrite={!!permissions?.updateVM} />}
       {tab === 'events' && <EventsList events={events} now={now} />}
       {tab === 'devices' && <><DisksAndInterfaces vm={vm} vmi={vmi} /><VMServices vm={vm} vmi={vmi} /></>}
-      {tab === 'migrations' && <MigrationHistory migrations={migrations} vmi={vmi} canWrite={session.canWrite} now={now} />}
+      {tab === 'migrations' && <MigrationHistory migrations={migrations} vmi={vmi} canWrite={!!permissions?.cancelMigration} now={now} />}
       {tab === 'metrics' && <MetricsCharts namespace={namespace} name={name} running={running} />}
     </div>
   );

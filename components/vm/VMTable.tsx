@@ -8,7 +8,6 @@ import { buildVMRows, filterVMRows, sortVMRows, type VMSortKey } from '@/lib/con
 import { formatAge, formatBytes } from '@/lib/console/format';
 import { adviseOnFailure } from '@/lib/console/api-status';
 import { useVMIs, useVMs } from '@/components/live/useCluster';
-import { useSession } from '@/components/live/useSession';
 import { EmptyState } from '@/components/ui/EmptyState';
 import { useNow } from '@/components/ui/useNow';
 import { BulkBar } from './BulkBar';
@@ -41,7 +40,6 @@ function Filters({ values, set, options }: { values: Record<string, string>; set
 export function VMTable() {
   const { items: vms, loaded, error } = useVMs();
   const { items: vmis } = useVMIs();
-  const session = useSession();
   const now = useNow();
   const params = useSearchParams();
   const router = useRouter();
@@ -72,7 +70,7 @@ export function VMTable() {
   return (
     <div className="flex flex-col gap-3">
       <Filters values={values} set={set} options={options} />
-      <BulkBar rows={selectedRows} canWrite={session.canWrite} onDone={() => setSelected(new Set())} />
+      <BulkBar rows={selectedRows} onDone={() => setSelected(new Set())} />
       <div role="table" aria-label="Virtual machines" aria-rowcount={rows.length} className="overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
         <div role="row" className="grid items-center border-b border-slate-200 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400 dark:border-slate-800" style={{ gridTemplateColumns: COLS }}>
           <input type="checkbox" aria-label="Select all shown" checked={allShownSelected} onChange={() => setSelected(allShownSelected ? new Set() : new Set(rows.map((r) => r.key)))} />

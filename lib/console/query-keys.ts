@@ -2,6 +2,8 @@
 export const queryKeys = {
   list: (path: string, labelSelector = '', fieldSelector = '') => ['list', path, labelSelector, fieldSelector] as const,
   session: () => ['session'] as const,
+  /** under session: invalidating the session drops every namespace's rights */
+  permissions: (namespace: string) => ['session', 'permissions', namespace] as const,
   images: () => ['images'] as const,
   metrics: (namespace: string, name: string) => ['metrics', namespace, name] as const,
   guest: (namespace: string, name: string, uid: string) => ['guest', namespace, name, uid] as const,

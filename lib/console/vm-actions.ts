@@ -7,6 +7,7 @@ import {
   VMIConditionType, isVMIFinal, refuseMigrate, refusePause, refuseRestart, refuseSoftReboot, refuseStart, refuseStop, refuseUnpause,
   type Refusal, type VirtualMachine, type VirtualMachineInstance,
 } from '../kubevirt';
+import type { NamespacePermissions } from './namespace-permissions';
 
 export const VM_ACTIONS = ['start', 'stop', 'forceStop', 'restart', 'pause', 'unpause', 'softReboot', 'migrate', 'delete'] as const;
 export type VMAction = (typeof VM_ACTIONS)[number];
@@ -63,9 +64,22 @@ const onVMI = (vmi: VirtualMachineInstance | undefined, rule: (v: VirtualMachine
 export function computeActionAvailability(
   vm: VirtualMachine,
   vmi: VirtualMachineInstance | undefined,
-  opts: { canWrite: boolean },
+  opts: ActionRights,
 ): ActionAvailability {
-  if (!opts.canWrite) return Object.fromEntries(VM_ACTIONS.map((a) => [a, VIEW_ONLY])) as ActionAvailability;
+  if ('canWrite' in opts && !opts.canWrite) return Object.fromEntries(VM_ACTIONS.map((a) => [a, VIEW_ONLY])) as ActionAvailability;
+  const byState = availabilityByState(vm, vmi);
+  if (!('permissions' in opts)) return byState;
+  const p = opts.permissions;
+  return Object.fromEntries(VM_ACTIONS.map((a) => [a, p.actions[a] ? byState[a] : denied(a, p.namespace)])) as ActionAvailability;
+}
+
+/** The user's rights: one answer for the whole cluster, or those of the VM's namespace. */
+export type ActionRights = { canWrite: boolean } | { permissions: NamespacePermissions };
+
+/** The reason shown on an action RBAC does not allow in the namespace. */
+export const denied = (a: VMAction, namespace: string) => `You may not ${ACTION_SPECS[a].label.toLowerCase()} VMs in namespace ${namespace}`;
+
+function availabilityByState(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): ActionAvailability {
   const deleting = vm.metadata.deletionTimestamp ? 'It is being deleted' : undefined;
   return {
     start: refuseStart(vm, vmi)?.message ?? deleting,
@@ -81,7 +95,7 @@ export function computeActionAvailability(
 }
 
 /** The actions to offer, in menu order. */
-export function allowedActions(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: { canWrite: boolean }): VMAction[] {
+export function allowedActions(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined, opts: ActionRights): VMAction[] {
   const a = computeActionAvailability(vm, vmi, opts);
   return VM_ACTIONS.filter((k) => a[k] === undefined);
 }
