@@ -65,8 +65,9 @@ export async function authorizeClone(review: AccessReview, who: CloneRequester, 
 
 /** an AccessReview that sends SubjectAccessReviews to the API server (errors propagate: the caller retries) */
 export function subjectAccessReviewer(kc: KubeConfig): AccessReview {
-  const api = kc.makeApiClient(AuthorizationV1Api);
+  let api: AuthorizationV1Api | undefined; // made on first use
   return async (who, attrs) => {
+    api ??= kc.makeApiClient(AuthorizationV1Api);
     const sar = await api.createSubjectAccessReview({
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: who.user, groups: who.groups, uid: who.uid, extra: who.extra, resourceAttributes: attrs } },
     });

@@ -12,6 +12,7 @@ import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { VolumeController } from './volume-controller';
 import { createUploadServer } from '../cdi/upload/upload-server';
 import { advertiseUploadProxy } from '../cdi/upload/advertise';
+import { registerDataVolumeWebhook } from '../cdi/upload/register-webhook';
 
 export async function runStorageCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const flags = parseFlags(argv, { 'upload-port': { type: 'string' }, 'upload-host': { type: 'string' }, 'no-datavolumes': { type: 'boolean' } });
@@ -34,6 +35,9 @@ export async function runStorageCommand(argv: string[], shared?: SharedRun): Pro
     await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, resolve); });
     signal.addEventListener('abort', () => server.close(), { once: true });
     runs.push(advertiseUploadProxy(core, host, port, signal));
+    // the same server validates DataVolume creates (cross-namespace clones, as the creating user)
+    const bound = (server.address() as { port: number }).port;
+    runs.push(registerDataVolumeWebhook(kc, `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, signal));
   }
   await Promise.all(runs);
   finishRun(shared);
