@@ -33,3 +33,13 @@ export async function registerDataVolumeWebhook(kc: KubeConfig, baseUrl: string,
     }
   }
 }
+
+/** without CDI (`kv storage --no-datavolumes`): a webhook left by an earlier run must not refuse DataVolume creates nobody answers */
+export async function unregisterDataVolumeWebhook(kc: KubeConfig): Promise<void> {
+  const name = dataVolumeWebhookConfiguration('').metadata.name;
+  try {
+    await kc.makeApiClient(AdmissionregistrationV1Api).deleteValidatingWebhookConfiguration({ name });
+  } catch (err) {
+    if (!isNotFound(err)) log.child({ component: 'cdi-webhook' }).warn({ err: messageOf(err) }, 'could not remove the DataVolume webhook');
+  }
+}
