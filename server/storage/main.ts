@@ -12,6 +12,7 @@ import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { VolumeController } from './volume-controller';
 import { createUploadServer } from '../cdi/upload/upload-server';
 import { advertiseUploadProxy } from '../cdi/upload/advertise';
+import { registerDataVolumeWebhook, unregisterDataVolumeWebhook } from '../cdi/upload/register-webhook';
 
 export async function runStorageCommand(argv: string[], shared?: SharedRun): Promise<void> {
   const flags = parseFlags(argv, { 'upload-port': { type: 'string' }, 'upload-host': { type: 'string' }, 'no-datavolumes': { type: 'boolean' } });
@@ -27,6 +28,7 @@ export async function runStorageCommand(argv: string[], shared?: SharedRun): Pro
   // --no-datavolumes: kube's storage loop only (a bare cluster has no CDI; `kv up --bare`)
   const withCdi = flags['no-datavolumes'] !== true;
   const runs = [new VolumeController({ kc, core, recorder, dataDir }).run(signal), ...(withCdi ? [dataVolumes.run(signal), new DataSourceController({ kc, custom }).run(signal)] : [])];
+  if (!withCdi) runs.push(unregisterDataVolumeWebhook(kc));
   if (withCdi && typeof flags['upload-port'] === 'string') {
     const host = typeof flags['upload-host'] === 'string' ? flags['upload-host'] : '127.0.0.1';
     const port = Number(flags['upload-port']);
@@ -34,6 +36,9 @@ export async function runStorageCommand(argv: string[], shared?: SharedRun): Pro
     await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, resolve); });
     signal.addEventListener('abort', () => server.close(), { once: true });
     runs.push(advertiseUploadProxy(core, host, port, signal));
+    // the same server validates DataVolume creates (cross-namespace clones, as the creating user)
+    const bound = (server.address() as { port: number }).port;
+    runs.push(registerDataVolumeWebhook(kc, `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, signal));
   }
   await Promise.all(runs);
   finishRun(shared);

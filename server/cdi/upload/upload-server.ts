@@ -3,8 +3,10 @@
  * the image as the body and an upload token (UploadTokenRequest) naming an upload DataVolume in
  * UploadReady, or the caller's own token with `?namespace=NS&name=DV` (upload-auth.ts). The bytes
  * go to a sparse scratch file in the claim, then through the importer's conversion into disk.img;
- * the DataVolume ends Succeeded or Failed with the reason. Differences from CDI: plain HTTP on
- * loopback (embedded mode), and the caller's own token is still taken.
+ * the DataVolume ends Succeeded or Failed with the reason. The same server answers the API
+ * server's DataVolume admission webhook (`POST /datavolume-validate`, datavolume-admission.ts),
+ * which CDI serves from cdi-apiserver. Differences from CDI: plain HTTP on loopback (embedded
+ * mode), and the caller's own token is still taken.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { rm } from 'node:fs/promises';
@@ -17,6 +19,30 @@ import { ImportError } from '../importer/fetch-source';
 import { SparseFileWriter } from '../importer/sparse-writer';
 import { uploadAuthorizer, type UploadAuthorizer } from './upload-auth';
 import { declineUpgrades } from '../../http/decline-upgrades';
+import { admitDataVolume, DATAVOLUME_WEBHOOK_PATH } from '../datavolume-admission';
+import { subjectAccessReviewer, type AccessReview } from '../../kube/clone-authorization';
+
+const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
+
+/** answers one AdmissionReview POSTed by the API server */
+async function serveAdmission(req: IncomingMessage, res: ServerResponse, review: AccessReview): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_REVIEW_BYTES) return send(res, 413, 'AdmissionReview too large');
+    chunks.push(c as Buffer);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return send(res, 400, 'AdmissionReview is not JSON');
+  }
+  const reply = await admitDataVolume(body, review);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(reply));
+}
 
 export interface UploadTarget {
   /** the claim's host path (directory or Block file) and size, once the DataVolume is UploadReady */
@@ -30,7 +56,7 @@ const send = (res: ServerResponse, code: number, message: string) => {
 };
 
 
-export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: UploadAuthorizer = uploadAuthorizer(kc)): Server {
+export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: UploadAuthorizer = uploadAuthorizer(kc), review: AccessReview = subjectAccessReviewer(kc)): Server {
   const logger = log.child({ component: 'uploadproxy' });
   const busy = new Set<string>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -38,6 +64,7 @@ export function createUploadServer(kc: KubeConfig, target: UploadTarget, auth: U
       const url = parseRequestTarget(req.url);
       if (!url) return send(res, 400, 'malformed request target');
       if (url.pathname === '/healthz') return send(res, 200, 'ok');
+      if (url.pathname === DATAVOLUME_WEBHOOK_PATH && req.method === 'POST') return serveAdmission(req, res, review);
       if (url.pathname !== '/v1beta1/upload' && url.pathname !== '/v1beta1/upload-async') return send(res, 404, 'not found');
       if (req.method !== 'POST') return send(res, 405, 'method not allowed');
       const allowed = await auth.authorize(req.headers.authorization, url.searchParams);

@@ -25,6 +25,7 @@ import { syncVM, withStartAppended } from './sync-vm';
 import { isUrgentVMIUpdate, isUrgentVMUpdate } from './urgent-change';
 import { setFinalizer, writeVMStatusIfChanged } from './write-vm';
 import { ensureDataVolumes } from './data-volume-templates';
+import { subjectAccessReviewer, type AccessReview } from '../../kube/clone-authorization';
 
 export interface VMControllerOptions {
   clients: KubeClients;
@@ -39,6 +40,8 @@ export interface VMControllerOptions {
 
 /** Workers syncing VMs in parallel: a sync mostly waits on API writes (finalizer, status, VMI create). */
 const DEFAULT_WORKERS = 8;
+/** how soon a VM whose clone was not authorized is looked at again */
+const CLONE_AUTH_RETRY_MS = 2_000;
 
 export class VMController {
   readonly vms: Informer<KubernetesObject & VirtualMachine>;
@@ -50,10 +53,12 @@ export class VMController {
   private readonly revisions: RevisionStore;
   private readonly expansion: ExpansionDeps;
   private readonly backoff: BackoffSettings;
+  private readonly review: AccessReview;
 
   constructor(private readonly opts: VMControllerOptions) {
     const kc = opts.clients.kc;
     this.backoff = opts.backoff ?? backoffSettingsFromEnv();
+    this.review = subjectAccessReviewer(kc);
     this.revisions = new RevisionStore(kc.makeApiClient(AppsV1Api));
     this.expansion = {
       lookup: new InstancetypeLookup(kc), apps: kc.makeApiClient(AppsV1Api),
@@ -121,8 +126,11 @@ export class VMController {
     if (!this.expectations.satisfied(key)) return; // the VMI event for our own write enqueues us again
     if (!vm.metadata.deletionTimestamp) vm = await setFinalizer(clients.vms, vm, true);
     const ns = vm.metadata.namespace ?? 'default';
-    await ensureDataVolumes({ custom: clients.custom, recorder }, vm, (name) => this.dataVolumes.get(`${ns}/${name}`));
-    const result = await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion, configuration: this.opts.configuration }, key, vm, vmi);
+    const dataVolumeError = await ensureDataVolumes({ custom: clients.custom, recorder, review: this.review }, vm, (name) => this.dataVolumes.get(`${ns}/${name}`));
+    // a clone not (yet) authorized: the VM does not start; RBAC changes raise no event here, so look again later
+    const result = dataVolumeError
+      ? { syncError: dataVolumeError, retryAfterMs: CLONE_AUTH_RETRY_MS }
+      : await syncVM({ vms: clients.vms, vmis: clients.vmis, revisions: this.revisions, recorder, expectations: this.expectations, expansion: this.expansion, configuration: this.opts.configuration }, key, vm, vmi);
     const current = result.appendStart ? withStartAppended(vm) : vm;
     const pending = this.expectations.pending(key);
     const status = computeVMStatus(current, vmi, {
