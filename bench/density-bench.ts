@@ -6,7 +6,11 @@
  * prints the memory of a launcher and of a QEMU per VM (median RSS / PSS / USS), the control
  * plane's, and whether the console's VM list is still live: in Chromium, the time from an API
  * write to a VM (a label on a halted probe VM) to its row showing it (goal ≤ 300 ms, 5 rounds).
- * Usage: node --import tsx bench/density-bench.ts [--target 100] [--batch 10] [--memory 64Mi]
+ * Launcher Pods request 1/cpuAllocationRatio of a CPU per vCPU (KubeVirt's default 10: 100m), so two
+ * nodes of one allocatable CPU each place about 20; the bench sets the KubeVirt CR's
+ * `developerConfiguration.cpuAllocationRatio` (`--cpu-allocation-ratio`, default 100: 10m) as an
+ * operator overcommitting a node would, and says so in its output.
+ * Usage: node --import tsx bench/density-bench.ts [--target 100] [--batch 10] [--memory 64Mi] [--cpu-allocation-ratio 100]
  * (KV_POD_NETWORK as the environment says; 0 leaves the host's nftables alone)
  */
 import { parseArgs } from 'node:util';
@@ -16,8 +20,11 @@ import { makeKubeClients, type KubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
 import { clusterProcs, labelOf, memoryOf } from './cluster-memory';
 import { Label } from '../lib/kubevirt/labels';
+import { KUBEVIRT_CR_NAME, KUBEVIRT_CR_NAMESPACE } from '../lib/kubevirt/kubevirt-cr';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 
-const { values: flags } = parseArgs({ options: { target: { type: 'string', default: '100' }, batch: { type: 'string', default: '10' }, memory: { type: 'string', default: '64Mi' } } });
+const { values: flags } = parseArgs({ options: { target: { type: 'string', default: '100' }, batch: { type: 'string', default: '10' }, memory: { type: 'string', default: '64Mi' }, 'cpu-allocation-ratio': { type: 'string', default: '100' } } });
+const CPU_ALLOCATION_RATIO = Number(flags['cpu-allocation-ratio']);
 const TARGET = Number(flags.target);
 const BATCH = Number(flags.batch);
 const NS = 'default';
@@ -119,6 +126,11 @@ async function main(): Promise<void> {
   const cluster = await startCluster({ nodes: 2, console: true, timeoutMs: 300_000 });
   try {
     const k = makeKubeClients(makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca }));
+    await k.custom.patchNamespacedCustomObject({
+      group: 'kubevirt.io', version: 'v1', namespace: KUBEVIRT_CR_NAMESPACE, plural: 'kubevirts', name: KUBEVIRT_CR_NAME,
+      body: { spec: { configuration: { developerConfiguration: { cpuAllocationRatio: CPU_ALLOCATION_RATIO } } } },
+    }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
+    console.log(`KubeVirt CR: developerConfiguration.cpuAllocationRatio ${CPU_ALLOCATION_RATIO} (a launcher Pod requests ${Math.round(1000 / CPU_ALLOCATION_RATIO)}m per vCPU)`);
     const { running, stoppedBy, seconds } = await fill(k);
     console.log(`density: ${running} guests of ${flags.memory} Running at once (target ${TARGET})${stoppedBy ? `; stopped by ${stoppedBy}` : ''}; batches of ${BATCH} took median ${median(seconds).toFixed(1)} s`);
     await sleep(10_000); // guests booted, launchers settled

@@ -51,7 +51,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
     const c = new VMIController({
       clients: ctx.clients, recorder: ctx.recorder,
       imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
-      render: { launcherImage: ctx.launcherImage }, metrics: ctx.metrics?.workQueues,
+      render: { launcherImage: ctx.launcherImage, cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio }, metrics: ctx.metrics?.workQueues,
       vmStateStorageClass: () => ctx.clusterConfig.configuration().vmStateStorageClass,
     });
     const m = ctx.metrics;
@@ -61,7 +61,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
   vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder, metrics: ctx.metrics?.workQueues, configuration: () => ctx.clusterConfig.configuration() }),
   migration: (ctx) => {
     const c = new MigrationController({
-      clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage },
+      clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage, cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio },
       settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()), metrics: ctx.metrics?.workQueues,
     });
     ctx.metrics?.setMigrationSource(() => c.vmims.list());

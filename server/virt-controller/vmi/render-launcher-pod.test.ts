@@ -62,6 +62,13 @@ describe('launcher pod sizing', () => {
     expect(renderLauncherPod(vmi({ domain: { cpu: { cores } } })).spec!.containers[0].resources!.requests!.cpu).toBe(cpu);
   });
 
+  it.each([
+    [100, 1, '10m'], [1, 2, '2'], [20, 4, '200m'], [0, 1, '100m'], [-5, 1, '100m'], [2.5, 1, '100m'],
+  ])('the KubeVirt CR\'s cpuAllocationRatio %s: %i vCPUs → cpu request %s (anything but a positive integer keeps 10)', (ratio, cores, cpu) => {
+    const pod = renderLauncherPod(vmi({ domain: { cpu: { cores } } }), { cpuAllocationRatio: () => ratio });
+    expect(pod.spec!.containers[0].resources!.requests!.cpu).toBe(cpu);
+  });
+
   it('puts the overhead on the memory limit too, so the Pod cgroup leaves the guest its full limit', () => {
     const v = vmi({ domain: { resources: { requests: { memory: '512Mi' }, limits: { memory: '1Gi' } } } });
     const res = renderLauncherPod(v).spec!.containers[0].resources!;

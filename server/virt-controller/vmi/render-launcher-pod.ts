@@ -21,7 +21,8 @@ export interface RenderOptions {
    * (no kubelet pulls them there); embedded mode leaves it unset.
    */
   launcherImage?: string;
-  cpuAllocationRatio?: number;
+  /** the KubeVirt CR's `developerConfiguration.cpuAllocationRatio`, read per Pod (default 10: 100m per vCPU) */
+  cpuAllocationRatio?: () => number | undefined;
   /** the limits a namespace's ResourceQuota asks for (KubeVirt's automatic resource limits) */
   autoLimits?: (vmi: VirtualMachineInstance) => AutoLimits;
 }
@@ -89,9 +90,14 @@ function pullSecretsOf(vmi: VirtualMachineInstance): { name: string }[] {
   return [...new Set(names.filter((n): n is string => Boolean(n)))].map((name) => ({ name }));
 }
 
+/** a usable ratio, else undefined (KubeVirt takes only a positive integer; anything else keeps its default) */
+function validRatio(r: number | undefined): number | undefined {
+  return typeof r === 'number' && Number.isInteger(r) && r > 0 ? r : undefined;
+}
+
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
-  const resources = renderLauncherResources(vmi, opts.cpuAllocationRatio, opts.autoLimits?.(vmi));
+  const resources = renderLauncherResources(vmi, validRatio(opts.cpuAllocationRatio?.()), opts.autoLimits?.(vmi));
   const claims = launcherClaimVolumes(vmi);
   // cluster mode: a real kubelet never reads the annotation, and a process kubelet standing in for
   // one (kv up --bare) must not either — the launcher finds the disk in the node's image store
