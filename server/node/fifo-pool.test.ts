@@ -29,12 +29,14 @@ describe('FifoPool', () => {
     expect(isFifo(join(root, 'a'))).toBe(true);
     expect(mode(join(root, 'a'))).toBe(0o600);
     expect(calls).toEqual({ batches: 1, single: 1 }); // the pool was empty: one now, a batch of 8 started
-    await pool.refill(); // already under way: returns at once
-    await new Promise<void>((r) => { const t = setInterval(() => { if (pool.size === 8) { clearInterval(t); r(); } }, 5); });
+    await pool.refill(); // already under way: resolves when that batch is in
+    expect(pool.size).toBe(8);
     for (const name of ['b', 'c', 'd', 'e']) pool.take(join(root, name));
     for (const name of ['b', 'c', 'd', 'e']) expect(isFifo(join(root, name)) && mode(join(root, name)) === 0o600).toBe(true);
     expect(calls.single).toBe(1); // four containers' FIFOs, no process run for them
     expect(calls.batches).toBe(2); // down to half: the next batch started in the background
+    await pool.refill(); // the batch under way: resolves once it is in the pool
+    expect(pool.size).toBe(12);
   });
 
   it('uses the FIFOs an earlier kubelet left in the pool', async () => {

@@ -29,7 +29,8 @@ export const mkfifoCommand: FifoMaker = {
 
 export class FifoPool {
   private readonly ready: string[] = [];
-  private refilling = false;
+  /** the batch under way, if any */
+  private refilling?: Promise<void>;
   private seq = 0;
 
   constructor(private readonly dir: string, private readonly maker: FifoMaker = mkfifoCommand, private readonly batch = BATCH) {
@@ -60,21 +61,20 @@ export class FifoPool {
     if (this.ready.length <= this.batch / 2) this.refill();
   }
 
-  /** Makes a batch in the background (one process); resolves when it is in the pool. */
+  /** Makes a batch in the background (one process); resolves when it is in the pool (the one under way, if any). */
   refill(): Promise<void> {
-    if (this.refilling) return Promise.resolve();
-    this.refilling = true;
+    if (this.refilling) return this.refilling;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     } catch {
-      this.refilling = false;
       return Promise.resolve();
     }
     const paths = Array.from({ length: this.batch }, () => join(this.dir, `${process.pid}-${Date.now()}-${this.seq++}`));
-    return this.maker.make(paths).then(
+    this.refilling = this.maker.make(paths).then(
       () => void this.ready.push(...paths),
       () => undefined, // take() makes its own while the pool is dry
-    ).finally(() => { this.refilling = false; });
+    ).finally(() => { this.refilling = undefined; });
+    return this.refilling;
   }
 }
 
