@@ -18,7 +18,7 @@ import { log } from '../../log';
 import { APP_VIRT_LAUNCHER } from '../vmi/constants';
 import { isLauncherPodOf } from '../vmi/pod-state';
 import type { RenderOptions } from '../vmi/render-launcher-pod';
-import { autoLimitsFor, type QuotaLike } from '../vmi/auto-resource-limits';
+import { autoLimitsFromCaches, type QuotaLike } from '../vmi/auto-resource-limits';
 import { computeMigrationStatus } from './compute-migration-status';
 import { DEFAULT_MIGRATION_SETTINGS, Label, Phase, Reason, type MigrationSettings } from './constants';
 import { isFinalPhase, migrationVMIKey, ownState, phaseOf, targetPodsOf } from './migration-state';
@@ -58,7 +58,9 @@ export class MigrationController {
   readonly pods: Informer<V1Pod>;
   readonly policies: Informer<K<MigrationPolicy>>;
   readonly namespaces: Informer<KubernetesObject>;
-  readonly quotas: Informer<KubernetesObject>;
+  readonly quotas: Informer<QuotaLike & KubernetesObject>;
+  /** the launcher render options, with the automatic resource limits the namespace's quotas ask for */
+  private readonly render: RenderOptions;
   readonly expectations = new Expectations();
   private readonly controller: Controller;
   private readonly log = log.child({ component: 'migration-controller' });
@@ -84,6 +86,7 @@ export class MigrationController {
     this.policies = new Informer({ kc, path: POLICIES_PATH });
     this.namespaces = new Informer({ kc, path: NAMESPACES_PATH });
     this.quotas = new Informer({ kc, path: RESOURCE_QUOTAS_PATH });
+    this.render = { ...opts.render, autoLimits: autoLimitsFromCaches(this.quotas, this.namespaces) };
     this.controller = new Controller({ name: 'migration-controller', queueName: 'virt-controller-migration', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods, this.quotas, this.namespaces], workers: opts.workers ?? 3 });
     this.vmims.on({ ...this.controller.enqueueHandlers(), delete: (m) => { this.expectations.deleteExpectations(keyOf(m)); } });
     const byVMI = (vmi: VirtualMachineInstance) => this.enqueueVMI(keyOf(vmi));
@@ -113,11 +116,6 @@ export class MigrationController {
     if (owner && added) this.expectations.creationObserved(keyOf(owner));
     const vmiKey = controllerOwnerKey(pod, VMI_KIND);
     if (vmiKey) this.enqueueVMI(vmiKey);
-  }
-
-  /** the launcher render options with the automatic resource limits the namespace's quotas ask for */
-  private render(): RenderOptions {
-    return { ...this.opts.render, autoLimits: (vmi) => autoLimitsFor(vmi, this.quotas.list() as QuotaLike[], (this.namespaces.get(vmi.metadata.namespace ?? '') as { metadata?: { labels?: Record<string, string> } } | undefined)?.metadata?.labels) };
   }
 
   private resolveConfig(vmi: VirtualMachineInstance) {
@@ -156,7 +154,7 @@ export class MigrationController {
       status, failure, vmi, targetPod, sourcePods, settings: this.settings, now,
       throttle: () => decideThrottle(vmim, vmi?.status?.nodeName, this.activeMigrations(), this.settings),
     });
-    const ctx: SyncContext = { clients: this.opts.clients, recorder: this.opts.recorder, expectations: this.expectations, render: this.render(), resolveConfig: (v) => this.resolveConfig(v) };
+    const ctx: SyncContext = { clients: this.opts.clients, recorder: this.opts.recorder, expectations: this.expectations, render: this.render, resolveConfig: (v) => this.resolveConfig(v) };
     const requeue = await runMigrationActions(ctx, key, written, vmi, actions).catch(async (err: unknown) => {
       const rejected = targetPod ? undefined : withQuotaRejection(written, messageOf(err), new Date());
       if (rejected) await this.writeStatus(written, rejected);

@@ -29,3 +29,14 @@ export function autoLimitsFor(vmi: VirtualMachineInstance, quotas: QuotaLike[], 
   if (limits.cpu === undefined && limited('cpu')) out.cpu = true;
   return out;
 }
+
+/**
+ * The `autoLimits` render option both virt-controller loops give launcher Pods (the VMI's own and a
+ * migration target): autoLimitsFor over their ResourceQuota and Namespace caches, read per Pod.
+ */
+export function autoLimitsFromCaches(
+  quotas: { list(): QuotaLike[] },
+  namespaces: { get(name: string): { metadata?: { labels?: Record<string, string> } } | undefined },
+): (vmi: VirtualMachineInstance) => AutoLimits {
+  return (vmi) => autoLimitsFor(vmi, quotas.list(), namespaces.get(vmi.metadata.namespace ?? '')?.metadata?.labels);
+}

@@ -22,7 +22,7 @@ import { computeStatus, isFinal } from './compute-status';
 import { APP_VIRT_LAUNCHER, Label, Reason } from './constants';
 import { isLauncherPodOf } from './pod-state';
 import type { RenderOptions } from './render-launcher-pod';
-import { autoLimitsFor, type QuotaLike } from './auto-resource-limits';
+import { autoLimitsFromCaches, type QuotaLike } from './auto-resource-limits';
 import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
 import { labelNodeIfNeeded, patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
 import { claimVolumes, claimsReadiness, withClaimVolumeStatus, type ClaimLookup, type DataVolumeLike } from './claim-volumes';
@@ -80,7 +80,7 @@ export class VMIController {
     this.storageClasses = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
     this.quotas = new Informer({ kc, path: '/api/v1/resourcequotas' });
     this.namespaces = new Informer({ kc, path: '/api/v1/namespaces' });
-    this.render = { ...opts.render, autoLimits: (vmi) => autoLimitsFor(vmi, this.quotas.list(), this.namespaces.get(vmi.metadata.namespace ?? '')?.metadata?.labels) };
+    this.render = { ...opts.render, autoLimits: autoLimitsFromCaches(this.quotas, this.namespaces) };
     this.claimLookup = {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
       dataVolume: (ns, name) => this.dataVolumes.get(`${ns}/${name}`),
