@@ -16,6 +16,12 @@ import type { NetDeviceNodes } from './qemu-net-devices';
 import type { Reveal } from './qemu-secrets';
 
 const QMP_CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * After QEMU exits, how long the QMP socket is read to its end before the exit is judged: the events
+ * QEMU wrote just before dying (a target's switch to post-copy) must count, and the process exit can
+ * reach us before them.
+ */
+const QMP_DRAIN_MS = 500;
 const ACPI_RESEND_MS = 5_000;
 
 export interface DomainStartOptions {
@@ -62,13 +68,15 @@ export class Domain extends EventEmitter<DomainEvents> {
 
   get running(): boolean { return this.qemu !== undefined && !this.exited; }
   private exited = false;
+  /** resolves once QEMU's exit is reflected in the status (after the QMP drain) */
+  private exitJudged: Promise<void> = Promise.resolve();
   private crashMeaning?: { reason: string; message: string };
 
   /** Spawns QEMU, connects QMP and continues the guest unless it should start paused / is incoming. */
   async start(opts: DomainStartOptions): Promise<void> {
     this.qemu = spawnQemu({ binary: opts.binary, args: opts.args, podDir: this.podDir, hidePaths: opts.hidePaths, hugetlbfs: opts.hugetlbfs, userArgs: opts.userArgs, reveal: opts.reveal, netNodes: opts.netNodes });
     this.update({ qemuPid: this.qemu.pid, startedAt: new Date().toISOString() });
-    void this.qemu.exited.then((e) => this.onExit(e));
+    this.exitJudged = this.qemu.exited.then((e) => this.onExit(e));
     const qmp = await QmpClient.connect(join(this.podDir, POD_FILES.qmpSocket), { timeoutMs: QMP_CONNECT_TIMEOUT_MS });
     this.qmp = qmp;
     qmp.on('event', (e) => this.onQmpEvent(e));
@@ -110,7 +118,7 @@ export class Domain extends EventEmitter<DomainEvents> {
     if (!this.running) return;
     this.destroyRequested = true;
     this.qemu!.proc.kill('SIGKILL');
-    await this.qemu!.exited;
+    await this.exitJudged;
   }
 
   /** SIGKILL because the guest cannot go on (a broken post-copy migration); ends crashed with `reason`. */
@@ -118,7 +126,7 @@ export class Domain extends EventEmitter<DomainEvents> {
     if (!this.running) return;
     this.failure ??= { reason, message };
     this.qemu!.proc.kill('SIGKILL');
-    await this.qemu!.exited;
+    await this.exitJudged;
   }
 
   /**
@@ -192,9 +200,10 @@ export class Domain extends EventEmitter<DomainEvents> {
     await this.quit();
   }
 
-  private onExit(e: QemuExit): void {
+  private async onExit(e: QemuExit): Promise<void> {
     this.exited = true;
     for (const t of this.shutdownTimers) clearTimeout(t);
+    await drainQmp(this.qmp);
     this.qmp?.close();
     let patch: Partial<DomainStatus>;
     if (this.failure) patch = { state: 'crashed', ...this.failure };
@@ -207,4 +216,14 @@ export class Domain extends EventEmitter<DomainEvents> {
     this.logger.info({ state: this.status.state, reason: this.status.reason, code: e.code, signal: e.signal }, 'qemu exited');
     this.emit('exit', { status: this.status, qemu: e });
   }
+}
+
+/** Waits until QEMU's QMP socket has been read to its end (QEMU is gone, so it closes), at most QMP_DRAIN_MS. */
+function drainQmp(qmp: QmpClient | undefined): Promise<void> {
+  if (!qmp || qmp.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, QMP_DRAIN_MS);
+    qmp.once('close', done);
+    function done() { clearTimeout(timer); qmp?.off('close', done); resolve(); }
+  });
 }
