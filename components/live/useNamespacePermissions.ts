@@ -1,21 +1,28 @@
 'use client';
 /**
- * What the signed-in user may do in a namespace: one SelfSubjectRulesReview per namespace, cached
- * by TanStack Query under the session's key (so signing in or out drops every namespace's answer).
+ * What the signed-in user may do in a namespace: one SelfSubjectRulesReview per namespace (and,
+ * when it is `incomplete`, a SelfSubjectAccessReview per right its rules do not grant), cached by
+ * TanStack Query under the session's key (so signing in or out drops every namespace's answer).
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { queryKeys } from '@/lib/console/query-keys';
-import { allPermitted, namespacePermissions, type NamespacePermissions, type ResourceRule } from '@/lib/console/namespace-permissions';
+import { allPermitted, type Attributes, type NamespacePermissions } from '@/lib/console/namespace-permissions';
+import { accessReviewBody, resolveNamespacePermissions, type RulesReviewStatus } from '@/lib/console/namespace-access-review';
 import { kubeFetch } from './api-fetch';
 
-interface RulesReview { status?: { resourceRules?: ResourceRule[] } }
+interface RulesReview { status?: RulesReviewStatus }
+
+async function accessReview(namespace: string, a: Attributes): Promise<boolean> {
+  const review = await kubeFetch<{ status?: { allowed?: boolean } }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', accessReviewBody(namespace, a));
+  return review.status?.allowed === true;
+}
 
 async function reviewNamespace(namespace: string): Promise<NamespacePermissions> {
   try {
     const review = await kubeFetch<RulesReview>('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', {
       apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace },
     });
-    return namespacePermissions(namespace, review.status?.resourceRules ?? []);
+    return await resolveNamespacePermissions(namespace, review.status, accessReview);
   } catch {
     return allPermitted(namespace); // the review itself failed: let the API server decide each action (its 403 shows)
   }

@@ -2,7 +2,8 @@
  * What a user may do in one namespace, read from a SelfSubjectRulesReview's rules (as OpenShift's
  * console does): one review per namespace answers every button of every VM there. Pure: RBAC's
  * matching of verbs, API groups and resources (`*`, `res/sub`, `*\/sub`), without resourceNames
- * rules unless a name is asked about.
+ * rules unless a name is asked about. A review marked `incomplete` is completed by access reviews
+ * (namespace-access-review.ts).
  */
 import { ACTION_SPECS, VM_ACTIONS, type VMAction } from './vm-actions';
 
@@ -66,7 +67,11 @@ export interface NamespacePermissions {
 }
 
 export function namespacePermissions(namespace: string, rules: readonly ResourceRule[]): NamespacePermissions {
-  const can = (a: Attributes) => rulesAllow(rules, a);
+  return permissionsFrom(namespace, (a) => rulesAllow(rules, a));
+}
+
+/** The page's rights in a namespace, each answered by `can` (rules, or access reviews). */
+export function permissionsFrom(namespace: string, can: (a: Attributes) => boolean): NamespacePermissions {
   const vm = (verb: string) => can({ verb, group: KUBEVIRT, resource: 'virtualmachines' });
   const vmiSub = (subresource: string) => can({ verb: 'get', group: SUB, resource: 'virtualmachineinstances', subresource });
   return {

@@ -25,6 +25,7 @@ import { ReplicaSetController } from './replicaset/replicaset-controller';
 import { PoolController } from './pool/pool-controller';
 import { createControllerMetrics, type ControllerMetrics } from './metrics/controller-metrics';
 import { serveMetrics } from './metrics/metrics-server';
+import { NamespaceQuotaCaches } from './namespace-quota-caches';
 
 const ctlLog = log.child({ component: 'virt-controller' });
 const COMPONENT = 'virt-controller';
@@ -39,6 +40,8 @@ export interface ControllerContext {
   clusterConfig: ClusterConfig;
   /** KubeVirt's virt-controller metrics (work queues, VMI phase transitions, migrations) */
   metrics?: ControllerMetrics;
+  /** ResourceQuota and Namespace caches the VMI and migration controllers share (startControllers makes one) */
+  quotaCaches?: NamespaceQuotaCaches;
 }
 
 /** KubeVirt's default metrics port (TLS there; plain HTTP here, like virt-handler's /metrics) */
@@ -52,7 +55,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
       clients: ctx.clients, recorder: ctx.recorder,
       imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
       render: { launcherImage: ctx.launcherImage, cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio }, metrics: ctx.metrics?.workQueues,
-      vmStateStorageClass: () => ctx.clusterConfig.configuration().vmStateStorageClass,
+      vmStateStorageClass: () => ctx.clusterConfig.configuration().vmStateStorageClass, caches: ctx.quotaCaches,
     });
     const m = ctx.metrics;
     if (m) c.vmis.on({ update: (old, cur) => m.observeVMI(old, cur) });
@@ -62,7 +65,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
   migration: (ctx) => {
     const c = new MigrationController({
       clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage, cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio },
-      settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()), metrics: ctx.metrics?.workQueues,
+      settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()), metrics: ctx.metrics?.workQueues, caches: ctx.quotaCaches,
     });
     ctx.metrics?.setMigrationSource(() => c.vmims.list());
     ctx.clusterConfig.onChange(() => c.resyncAll());
@@ -78,7 +81,8 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
 };
 
 /** Starts every controller; resolves when the signal aborts and all have stopped. */
-export async function startControllers(ctx: ControllerContext, signal: AbortSignal): Promise<void> {
+export async function startControllers(context: ControllerContext, signal: AbortSignal): Promise<void> {
+  const ctx = { ...context, quotaCaches: context.quotaCaches ?? new NamespaceQuotaCaches(context.clients.kc) };
   const runs = await Promise.all(Object.entries(CONTROLLERS).map(async ([name, make]) => {
     const c = await make(ctx);
     ctlLog.info({ controller: name }, 'starting controller');

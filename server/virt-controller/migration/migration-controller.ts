@@ -13,6 +13,7 @@ import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import { EventTypeNormal, EventTypeWarning, type EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
+import { NamespaceQuotaCaches } from '../namespace-quota-caches';
 import { collectionPath, keyOf, PodResource, VirtualMachineInstanceMigrationResource, VirtualMachineInstanceResource } from '../../kube/resources';
 import { log } from '../../log';
 import { APP_VIRT_LAUNCHER } from '../vmi/constants';
@@ -38,6 +39,8 @@ export interface MigrationControllerOptions {
   workers?: number;
   /** work-queue metrics (virt-controller's /metrics) */
   metrics?: WorkQueueMetricsProvider;
+  /** the process's ResourceQuota and Namespace caches (shared with the VMI controller); own ones when absent */
+  caches?: NamespaceQuotaCaches;
 }
 
 const BY_VMI = 'vmi';
@@ -45,8 +48,6 @@ const BY_UID = 'uid';
 const BY_VMI_UID = 'vmiUID';
 const VMI_KIND = 'VirtualMachineInstance';
 const POLICIES_PATH = '/apis/migrations.kubevirt.io/v1alpha1/migrationpolicies';
-const NAMESPACES_PATH = '/api/v1/namespaces';
-const RESOURCE_QUOTAS_PATH = '/api/v1/resourcequotas';
 const BY_NAMESPACE = 'namespace';
 
 type VMIM = VirtualMachineInstanceMigration;
@@ -59,6 +60,7 @@ export class MigrationController {
   readonly policies: Informer<K<MigrationPolicy>>;
   readonly namespaces: Informer<KubernetesObject>;
   readonly quotas: Informer<QuotaLike & KubernetesObject>;
+  private readonly caches: NamespaceQuotaCaches;
   /** the launcher render options, with the automatic resource limits the namespace's quotas ask for */
   private readonly render: RenderOptions;
   readonly expectations = new Expectations();
@@ -84,8 +86,9 @@ export class MigrationController {
       indexers: { [BY_VMI_UID]: (p: V1Pod) => [p.metadata?.labels?.[Label.CreatedBy]] },
     });
     this.policies = new Informer({ kc, path: POLICIES_PATH });
-    this.namespaces = new Informer({ kc, path: NAMESPACES_PATH });
-    this.quotas = new Informer({ kc, path: RESOURCE_QUOTAS_PATH });
+    this.caches = opts.caches ?? new NamespaceQuotaCaches(kc);
+    this.namespaces = this.caches.namespaces;
+    this.quotas = this.caches.quotas;
     this.render = { ...opts.render, autoLimits: autoLimitsFromCaches(this.quotas, this.namespaces) };
     this.controller = new Controller({ name: 'migration-controller', queueName: 'virt-controller-migration', metrics: opts.metrics, execute: (key) => this.execute(key), informers: [this.vmims, this.vmis, this.pods, this.quotas, this.namespaces], workers: opts.workers ?? 3 });
     this.vmims.on({ ...this.controller.enqueueHandlers(), delete: (m) => { this.expectations.deleteExpectations(keyOf(m)); } });
@@ -97,7 +100,7 @@ export class MigrationController {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmims, this.vmis, this.pods, this.policies, this.namespaces, this.quotas].map((i) => i.run(signal)).concat(this.controller.run(signal)));
+    await Promise.all([this.vmims, this.vmis, this.pods, this.policies].map((i) => i.run(signal)).concat(this.caches.run(signal), this.controller.run(signal)));
   }
 
   private enqueueVMI(vmiKey: string): void {

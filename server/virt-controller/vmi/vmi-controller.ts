@@ -14,6 +14,7 @@ import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import { EventTypeNormal, type EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
+import { NamespaceQuotaCaches } from '../namespace-quota-caches';
 import { OwnWrites } from '../../kube/own-writes';
 import { log } from '../../log';
 import { collectionPath, keyOf, PodResource, VirtualMachineInstanceResource } from '../../kube/resources';
@@ -40,6 +41,8 @@ export interface VMIControllerOptions {
   metrics?: WorkQueueMetricsProvider;
   /** the KubeVirt CR's vmStateStorageClass, live (backend storage claims) */
   vmStateStorageClass?: () => string | undefined;
+  /** the process's ResourceQuota and Namespace caches (shared with the migration controller); own ones when absent */
+  caches?: NamespaceQuotaCaches;
 }
 
 const VMI_KIND = 'VirtualMachineInstance';
@@ -55,6 +58,7 @@ export class VMIController {
   /** ResourceQuotas and Namespaces: automatic resource limits of launcher Pods */
   readonly quotas: Informer<QuotaLike & KubernetesObject>;
   readonly namespaces: Informer<KubernetesObject>;
+  private readonly caches: NamespaceQuotaCaches;
   private readonly render: RenderOptions;
   private readonly claimLookup: ClaimLookup;
   readonly expectations = new Expectations();
@@ -78,8 +82,9 @@ export class VMIController {
     this.claims = new Informer({ kc, path: '/api/v1/persistentvolumeclaims' });
     this.dataVolumes = new Informer({ kc, path: '/apis/cdi.kubevirt.io/v1beta1/datavolumes' });
     this.storageClasses = new Informer({ kc, path: '/apis/storage.k8s.io/v1/storageclasses' });
-    this.quotas = new Informer({ kc, path: '/api/v1/resourcequotas' });
-    this.namespaces = new Informer({ kc, path: '/api/v1/namespaces' });
+    this.caches = opts.caches ?? new NamespaceQuotaCaches(kc);
+    this.quotas = this.caches.quotas;
+    this.namespaces = this.caches.namespaces;
     this.render = { ...opts.render, autoLimits: autoLimitsFromCaches(this.quotas, this.namespaces) };
     this.claimLookup = {
       claim: (ns, name) => this.claims.get(`${ns}/${name}`),
@@ -102,7 +107,7 @@ export class VMIController {
 
   /** Runs informers and workers until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.storageClasses.run(signal), this.quotas.run(signal), this.namespaces.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vmis.run(signal), this.pods.run(signal), this.hotplugPods.run(signal), this.claims.run(signal), this.dataVolumes.run(signal), this.storageClasses.run(signal), this.caches.run(signal), this.controller.run(signal)]);
   }
 
   /** Hot-plugged claims: one attachment Pod each on the VMI's node while the VMI runs and names the volume. */

@@ -9,12 +9,11 @@ import { asRecord } from '../storage-kinds/field-errors';
 import { amountOf, claimUsage, podUsage, type QuotaClaim, type QuotaPod, type Usage } from './quota-usage';
 import { podMatchesScopes } from './quota-scopes';
 import type { QuotaLimits } from './quota-check';
+import { countedKind, isClaimResource } from './quota-tracked-kinds';
 
 export const RESOURCE_QUOTAS = { group: '', resource: 'resourcequotas', namespaced: true };
 const PODS = { group: '', resource: 'pods', namespaced: true };
 const CLAIMS = { group: '', resource: 'persistentvolumeclaims', namespaced: true };
-/** what only a claim's own usage answers (its count is an object count) */
-const isClaimResource = (name: string) => name === 'requests.storage' || name.includes('.storageclass.storage.k8s.io/');
 
 export interface StoredQuota {
   metadata?: { name?: string; namespace?: string };
@@ -43,28 +42,34 @@ export function namespaceQuotas(store: Store, namespace: string): { stored: Stor
   });
 }
 
-/** `count/<resource>[.<group>]` or a legacy count name → the kind it counts */
-function countedKind(name: string): { group: string; resource: string } | undefined {
-  const legacy = ['services', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas'];
-  if (legacy.includes(name)) return { group: '', resource: name };
-  if (!name.startsWith('count/')) return undefined;
-  const [resource, ...group] = name.slice('count/'.length).split('.');
-  return { group: group.join('.'), resource };
-}
-
 const addTo = (into: Usage, from: Usage) => { for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v); };
 
+/**
+ * A namespace's Pods and claims, each listed from the store at most once, on first need: one
+ * admission (or one controller sync) shares it across every quota it checks, so a create in a
+ * namespace with N quotas lists its Pods once, not N times.
+ */
+export interface NamespaceObjects { pods(): QuotaPod[]; claims(): QuotaClaim[] }
+
+export function namespaceObjects(store: Store, namespace: string): NamespaceObjects {
+  let pods: QuotaPod[] | undefined;
+  let claims: QuotaClaim[] | undefined;
+  return {
+    pods: () => (pods ??= store.list(objectPrefix(PODS, namespace)).items.map((kv) => JSON.parse(kv.value) as QuotaPod)),
+    claims: () => (claims ??= store.list(objectPrefix(CLAIMS, namespace)).items.map((kv) => JSON.parse(kv.value) as QuotaClaim)),
+  };
+}
+
 /** what one quota's hard resources are used in the namespace now (committed objects only) */
-export function committedUsage(store: Store, namespace: string, quota: Quota, now = Date.now()): Usage {
+export function committedUsage(store: Store, namespace: string, quota: Quota, objects = namespaceObjects(store, namespace), now = Date.now()): Usage {
   const used: Usage = new Map([...quota.hard.keys()].map((k) => [k, 0]));
   const podsTotal: Usage = new Map();
-  for (const kv of store.list(objectPrefix(PODS, namespace)).items) {
-    const pod = JSON.parse(kv.value) as QuotaPod;
+  for (const pod of objects.pods()) {
     if (podMatchesScopes(pod, quota.scopes)) addTo(podsTotal, podUsage(pod, now));
   }
   const claimsTotal: Usage = new Map();
   if ([...quota.hard.keys()].some(isClaimResource)) {
-    for (const kv of store.list(objectPrefix(CLAIMS, namespace)).items) addTo(claimsTotal, claimUsage(JSON.parse(kv.value) as QuotaClaim));
+    for (const claim of objects.claims()) addTo(claimsTotal, claimUsage(claim));
   }
   for (const name of quota.hard.keys()) {
     const kind = countedKind(name);
