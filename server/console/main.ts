@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 import { log } from '../log';
+import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { recordConsoleUrl } from './login-link';
 import { runLoginLinkCommand } from './login-link-command';
 import { registerConsole } from './register';
@@ -21,8 +22,11 @@ export function addUpgradeRoute(prefix: string, handle: UpgradeHandler): void {
   upgradeRoutes.push({ prefix, handle });
 }
 
-/** `kv console`: the web console (Next.js pages, /ws/ sockets, API forwarding) in one custom server. */
-export async function runConsoleCommand(argv: string[]): Promise<void> {
+/**
+ * `kv console`: the web console (Next.js pages, /ws/ sockets, API forwarding) in one custom server.
+ * Alone in its process or in `kv control-plane` beside virt-api (`kv up`'s default, to save memory).
+ */
+export async function runConsoleCommand(argv: string[], shared?: SharedRun): Promise<void> {
   if (argv[0] === 'login-link') return runLoginLinkCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
@@ -73,7 +77,8 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
   // server's aggregation of subresources.kubevirt.io, with the signed-in user's identity.
   if (values['data-dir']) recordConsoleUrl(values['data-dir'], `http://${hostname}:${port}`);
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
-  const shutdown = () => server.close(() => process.exit(0));
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  const signal = stopSignal(shared, (sig) => consoleLog.info({ signal: sig }, 'console stopping'));
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  await new Promise((resolve) => server.close(resolve));
+  finishRun(shared);
 }
