@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { parse } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import next from 'next';
 import { log } from '../log';
 import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { recordConsoleUrl } from './login-link';
@@ -11,6 +10,7 @@ import { registerConsole } from './register';
 import { screenConsoleRequest } from './request-screen';
 import { rejectUpgrade } from './upgrade-reject';
 import { requestPathname } from '../http/request-target';
+import { checkProductionBuild, lazyNextHandler } from './next-handler';
 
 const consoleLog = log.child({ component: 'console' });
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,9 +44,10 @@ export async function runConsoleCommand(argv: string[], shared?: SharedRun): Pro
   registerConsole(addUpgradeRoute, values['data-dir']);
   const port = Number(values.port);
   const hostname = values.host!;
-  const app = next({ dev: values.dev, dir: projectDir, hostname, port });
-  const handle = app.getRequestHandler();
-  await app.prepare();
+  if (!values.dev) checkProductionBuild(projectDir);
+  // Next.js is loaded by the first page request (an idle console does not hold it), at once with --dev
+  const { handle, load } = lazyNextHandler({ dev: values.dev!, dir: projectDir, hostname, port });
+  if (values.dev) await load();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/healthz') {

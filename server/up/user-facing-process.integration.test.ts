@@ -56,6 +56,9 @@ describe('kv up: virt-api and the console in one process', () => {
     const [pid] = userFacingPids();
     process.kill(pid, 'SIGKILL');
     await until('the virt-api + console process restarted', async () => { const p = userFacingPids(); return p.length === 1 && p[0] !== pid; }, 30_000);
+    await until('the console up', async () => (await httpStatus(`${cluster.consoleUrl}/healthz`)) === 200, 90_000);
+    // Next.js is loaded by the first page request: several at once all get the page
+    expect(await Promise.all(Array.from({ length: 4 }, () => httpStatus(`${cluster.consoleUrl}/login`, 30_000)))).toEqual([200, 200, 200, 200]);
     await until('virt-api and the console answering', bothAnswer, 90_000);
   }, 150_000);
 
