@@ -5,6 +5,8 @@
  * answer again; SIGTERM must end it promptly (not by the supervisor's SIGKILL after its 15 s
  * grace) and kv up must start it again.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../e2e/harness';
 import { findProcesses, isAlive } from '../virt-handler/testing/stack-helpers';
@@ -27,7 +29,7 @@ const userFacingPids = () => findProcesses(['control-plane', 'virt-api', 'consol
 /** virt-api answers through the API server's aggregation, and the console serves its sign-in page */
 async function bothAnswer(): Promise<boolean> {
   const subresources = await apiGet(cluster.access, '/apis/subresources.kubevirt.io/v1');
-  return subresources.status === 200 && (await httpStatus(`${cluster.consoleUrl}/login`)) === 200;
+  return subresources.status === 200 && (await httpStatus(`${cluster.consoleUrl}/login`, 30_000)) === 200; // the first page loads Next
 }
 
 beforeAll(async () => {
@@ -50,6 +52,9 @@ describe('kv up: virt-api and the console in one process', () => {
     expect(controllers).toHaveLength(1);
     expect(controllers).not.toContain(shared);
     expect(await bothAnswer()).toBe(true);
+    // the process writes its own log file (kv up hands it the file, no pipe through itself): Next's
+    // start-up line, printed once the page above loaded it (pino's lines are at warn level in tests)
+    expect(readFileSync(join(cluster.dataDir, 'logs', 'virt-api-console.log'), 'utf8')).toMatch(/Running next\.config\.mjs/);
   });
 
   it('after kill -9 it is restarted and both answer again', async () => {
