@@ -43,6 +43,7 @@ export function labelOf(cmd: string[]): string {
     const node = (flag: string) => { const i = cmd.indexOf(flag); return i >= 0 ? ` ${cmd[i + 1]}` : ''; };
     if (sub === 'node') return `kubelet${node('--name')}`;
     if (sub === 'handler') return `handler${node('--node')}`;
+    if (sub === 'control-plane' && cmd.includes('virt-api')) return 'virt-api+console';
     return sub;
   }
   return cmd[0]?.split('/').pop() ?? '?';

@@ -26,9 +26,11 @@ export interface Target { name: string; argv: string[] }
 /** What the storm kills: kv up's default layout (one shared control-plane process) or --separate-processes. */
 export function stormTargets(dataDir: string, nodes: number, opts: { console: boolean; separate: boolean }): Target[] {
   const dd = ['--data-dir', dataDir];
-  const out: Target[] = [{ name: 'apiserver', argv: ['apiserver', ...dd] }, { name: 'virt-api', argv: ['virt-api', ...dd] }];
-  if (opts.console) out.push({ name: 'console', argv: ['console', ...dd] });
-  if (!opts.separate) return [...out, { name: 'control-plane', argv: ['control-plane', ...dd] }];
+  const out: Target[] = [{ name: 'apiserver', argv: ['apiserver', ...dd] }];
+  // embedded mode: virt-api and the console share one `kv control-plane virt-api ... --and console ...` process
+  if (!opts.separate && opts.console) out.push({ name: 'virt-api-console', argv: ['control-plane', 'virt-api', 'console', ...dd] });
+  else out.push({ name: 'virt-api', argv: ['virt-api', ...dd] }, ...(opts.console ? [{ name: 'console', argv: ['console', ...dd] }] : []));
+  if (!opts.separate) return [...out, { name: 'control-plane', argv: ['control-plane', 'scheduler', ...dd] }];
   out.push(...['scheduler', 'controller', 'network', 'storage'].map((n) => ({ name: n, argv: [n, ...dd] })));
   for (let i = 1; i <= nodes; i++) {
     out.push({ name: `node-${i}-kubelet`, argv: ['node', ...dd, '--name', `node-${i}`] });

@@ -2,14 +2,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { parse } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import next from 'next';
 import { log } from '../log';
+import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { recordConsoleUrl } from './login-link';
 import { runLoginLinkCommand } from './login-link-command';
 import { registerConsole } from './register';
 import { screenConsoleRequest } from './request-screen';
 import { rejectUpgrade } from './upgrade-reject';
 import { requestPathname } from '../http/request-target';
+import { checkProductionBuild, lazyNextHandler } from './next-handler';
 
 const consoleLog = log.child({ component: 'console' });
 const projectDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,8 +22,11 @@ export function addUpgradeRoute(prefix: string, handle: UpgradeHandler): void {
   upgradeRoutes.push({ prefix, handle });
 }
 
-/** `kv console`: the web console (Next.js pages, /ws/ sockets, API forwarding) in one custom server. */
-export async function runConsoleCommand(argv: string[]): Promise<void> {
+/**
+ * `kv console`: the web console (Next.js pages, /ws/ sockets, API forwarding) in one custom server.
+ * Alone in its process or in `kv control-plane` beside virt-api (`kv up`'s default, to save memory).
+ */
+export async function runConsoleCommand(argv: string[], shared?: SharedRun): Promise<void> {
   if (argv[0] === 'login-link') return runLoginLinkCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
@@ -40,9 +44,10 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
   registerConsole(addUpgradeRoute, values['data-dir']);
   const port = Number(values.port);
   const hostname = values.host!;
-  const app = next({ dev: values.dev, dir: projectDir, hostname, port });
-  const handle = app.getRequestHandler();
-  await app.prepare();
+  if (!values.dev) checkProductionBuild(projectDir);
+  // Next.js is loaded by the first page request (an idle console does not hold it), at once with --dev
+  const { handle, load } = lazyNextHandler({ dev: values.dev!, dir: projectDir, hostname, port });
+  if (values.dev) await load();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/healthz') {
@@ -73,7 +78,8 @@ export async function runConsoleCommand(argv: string[]): Promise<void> {
   // server's aggregation of subresources.kubevirt.io, with the signed-in user's identity.
   if (values['data-dir']) recordConsoleUrl(values['data-dir'], `http://${hostname}:${port}`);
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
-  const shutdown = () => server.close(() => process.exit(0));
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  const signal = stopSignal(shared, (sig) => consoleLog.info({ signal: sig }, 'console stopping'));
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  await new Promise((resolve) => server.close(resolve));
+  finishRun(shared);
 }

@@ -7,12 +7,18 @@
 export const SEPARATOR = '--and';
 
 /**
- * The components that may share a process. The API server and virt-api are not among them: they
- * face untrusted input (docs/performance.md, "Footprint"), and the console is a Next.js server of
- * its own.
+ * The components that may share a process, in two groups that never mix: the controllers and node
+ * agents (`kv up`'s control-plane process), and the two that face users' requests (virt-api and
+ * the console: both stateless, both screening untrusted input, so a crafted request that takes one
+ * down cannot take a controller with it). The API server shares with nothing (docs/performance.md,
+ * "Footprint").
  */
-export const SHAREABLE = ['scheduler', 'controller', 'network', 'storage', 'node', 'handler'] as const;
+export const CONTROL_COMPONENTS = ['scheduler', 'controller', 'network', 'storage', 'node', 'handler'] as const;
+export const USER_FACING_COMPONENTS = ['virt-api', 'console'] as const;
+export const SHAREABLE = [...CONTROL_COMPONENTS, ...USER_FACING_COMPONENTS] as const;
 export type Shareable = typeof SHAREABLE[number];
+
+const groupOf = (command: Shareable) => ((CONTROL_COMPONENTS as readonly string[]).includes(command) ? 'control' : 'user-facing');
 
 export interface HostedComponent { command: Shareable; argv: string[] }
 
@@ -24,11 +30,16 @@ export function parseComponents(argv: string[]): HostedComponent[] {
     else parts[parts.length - 1].push(a);
   }
   if (argv.length === 0) throw new Error(`no components given (usage: kv control-plane COMMAND [FLAGS] [${SEPARATOR} COMMAND [FLAGS]]...)`);
-  return parts.map(([command, ...rest], i) => {
+  const hosted = parts.map(([command, ...rest], i): HostedComponent => {
     if (command === undefined) throw new Error(`component ${i + 1} is empty (two ${SEPARATOR} in a row, or one at an end)`);
     if (!(SHAREABLE as readonly string[]).includes(command)) throw new Error(`"${command}" cannot share a process; one of: ${SHAREABLE.join(', ')}`);
     return { command: command as Shareable, argv: rest };
   });
+  const mixed = hosted.find((c) => groupOf(c.command) !== groupOf(hosted[0].command));
+  if (mixed) {
+    throw new Error(`"${mixed.command}" cannot share a process with "${hosted[0].command}": ${USER_FACING_COMPONENTS.join(' and ')} share only with each other, ${CONTROL_COMPONENTS.join(', ')} only among themselves`);
+  }
+  return hosted;
 }
 
 /** The argv of `kv control-plane` for these components (the inverse of parseComponents). */

@@ -20,6 +20,8 @@ const RUNNERS: Record<Shareable, () => Promise<SharedRunner>> = {
   storage: async () => (await import('../storage/main')).runStorageCommand,
   node: async () => (await import('../node/main-kubelet')).runNodeCommand,
   handler: async () => (await import('../virt-handler/main')).runHandlerCommand,
+  'virt-api': async () => (await import('../virt-api/main')).runVirtApiCommand,
+  console: async () => (await import('../console/main')).runConsoleCommand,
 };
 
 const cpLog = log.child({ component: 'control-plane' });

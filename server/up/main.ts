@@ -144,8 +144,10 @@ export async function runUpCommand(argv: string[]): Promise<void> {
       return !!access && (await apiGet(access, '/readyz')).status === 200;
     }, { timeoutMs: 60_000, signal: abort.signal });
     say(`kv up: API server ready at ${access!.server}`);
+    // embedded mode: the console shares virt-api's process (both face users, neither holds state) unless asked not to
+    const userFacing = p.virtApi && p.console && !opts.separateProcesses ? shareProcess('virt-api-console', [p.virtApi, p.console]) : undefined;
     if (p.virtApi) {
-      launch(p.virtApi);
+      launch(userFacing ?? p.virtApi);
       await waitFor('virt-api (admission and subresources.kubevirt.io)', async () => (await apiGet(access!, '/apis/subresources.kubevirt.io/v1')).status === 200,
         { timeoutMs: 60_000, intervalMs: 100, signal: abort.signal });
       say(`kv up: virt-api ready on https://127.0.0.1:${opts.virtApiPort}`);
@@ -158,7 +160,7 @@ export async function runUpCommand(argv: string[]): Promise<void> {
     say(`kv up: ${opts.nodes} node(s) Ready${withHandler ? ', each with its virt-handler' : ''}; ${await podNetworkLine(access!)}`);
     let consoleUrl = '(console disabled)';
     if (p.console) {
-      launch(p.console);
+      if (!userFacing) launch(p.console);
       const base = `http://${opts.host}:${opts.consolePort}`;
       await waitFor('the console', async () => (await httpStatus(`${base}/healthz`)) === 200, { timeoutMs: 120_000, intervalMs: 200, signal: abort.signal });
       consoleUrl = mintLoginLink(opts.dataDir, base, access!.token, opts.loginLinkTtl).url;

@@ -3,7 +3,8 @@ import { SMALL_YOUNG_GENERATION } from './node-flags';
 
 /**
  * One supervised `kv control-plane` process for several components (embedded mode's default, to
- * save memory: docs/performance.md, "Footprint"). Each component keeps its own argv; the shared
+ * save memory: docs/performance.md, "Footprint"): the controllers and node agents in one, virt-api
+ * and the console in another. Each component keeps its own argv; the shared
  * process is live only while every component's liveness probe answers, so a hung handler still
  * gets it restarted (and with it the others, which converge from the API server).
  */

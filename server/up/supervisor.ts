@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log';
@@ -44,14 +44,19 @@ export class SupervisedComponent {
 
   start(): void {
     mkdirSync(this.logDir, { recursive: true });
-    const out = createWriteStream(join(this.logDir, `${this.spec.name}.log`), { flags: 'a' });
+    // the child writes its log itself (an O_APPEND descriptor of its own): no pipe through kv up,
+    // which would wake for every line a busy component logs and hold the buffers
+    const out = openSync(join(this.logDir, `${this.spec.name}.log`), 'a');
     const node = [process.execPath, ...(this.spec.nodeFlags ?? []), kvScript, ...this.spec.args];
-    const child = spawn('setpriv', ['--pdeathsig', 'TERM', '--', ...node], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...this.spec.env },
-    });
-    child.stdout!.pipe(out, { end: false });
-    child.stderr!.pipe(out, { end: false });
+    let child: ChildProcess;
+    try {
+      child = spawn('setpriv', ['--pdeathsig', 'TERM', '--', ...node], {
+        stdio: ['ignore', out, out],
+        env: { ...process.env, ...this.spec.env },
+      });
+    } finally {
+      closeSync(out);
+    }
     const startedAt = Date.now();
     this.child = child;
     this.log.info({ component: this.spec.name, pid: child.pid }, 'component started');
@@ -66,7 +71,6 @@ export class SupervisedComponent {
     }
     child.on('exit', (code, signal) => {
       probing.abort();
-      out.end();
       if (this.child === child) this.child = undefined;
       if (this.stopping) return;
       this.backoff = Date.now() - startedAt > HEALTHY_RUN_MS ? MIN_BACKOFF_MS : Math.min(this.backoff * 2, MAX_BACKOFF_MS);

@@ -7,11 +7,12 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../data-dir';
 import { log } from '../log';
+import { finishRun, stopSignal, type SharedRun } from '../shared-run';
 import { startVirtApi } from './virt-api-server';
 
 const USAGE = 'usage: kv virt-api --data-dir DIR [--kubeconfig FILE] [--port P] [--host H] [--allowed-origin URL]... [--no-register]\n';
 
-export async function runVirtApiCommand(argv: string[]): Promise<void> {
+export async function runVirtApiCommand(argv: string[], shared?: SharedRun): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -39,10 +40,9 @@ export async function runVirtApiCommand(argv: string[]): Promise<void> {
     allowedOrigins: values['allowed-origin'] ?? [],
   });
   const logger = log.child({ component: 'virt-api' });
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'virt-api stopping');
-    void api.close().finally(() => process.exit(0));
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  // alone: SIGTERM/SIGINT stop it and end the process; sharing `kv control-plane` with the console: the host's stop
+  const signal = stopSignal(shared, (sig) => logger.info({ signal: sig }, 'virt-api stopping'));
+  if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+  await api.close().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'virt-api close failed'));
+  finishRun(shared);
 }
