@@ -45,7 +45,8 @@ export async function runConsoleCommand(argv: string[], shared?: SharedRun): Pro
   const port = Number(values.port);
   const hostname = values.host!;
   if (!values.dev) checkProductionBuild(projectDir);
-  // Next.js is loaded by the first page request (an idle console does not hold it), at once with --dev
+  // Next.js loads in the background once the listener is up (at once with --dev): /healthz answers
+  // without waiting for it, and a page asked for meanwhile waits for the one load
   const { handle, load } = lazyNextHandler({ dev: values.dev!, dir: projectDir, hostname, port });
   if (values.dev) await load();
 
@@ -78,6 +79,7 @@ export async function runConsoleCommand(argv: string[], shared?: SharedRun): Pro
   // server's aggregation of subresources.kubevirt.io, with the signed-in user's identity.
   if (values['data-dir']) recordConsoleUrl(values['data-dir'], `http://${hostname}:${port}`);
   consoleLog.info({ url: `http://${hostname}:${port}` }, 'console ready');
+  if (!values.dev) void load().catch((err: unknown) => consoleLog.error({ err }, 'loading Next.js failed: the next page request tries again'));
   const signal = stopSignal(shared, (sig) => consoleLog.info({ signal: sig }, 'console stopping'));
   if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
   await new Promise((resolve) => server.close(resolve));
