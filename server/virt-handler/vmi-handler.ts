@@ -70,7 +70,7 @@ export class VMIHandler {
     this.pods = new LauncherPods(opts.clients.kc, opts.node, (key) => this.controller.enqueue(key));
     this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis, this.pods.informer], workers: 4 });
     this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
-    this.readiness = new LauncherReadiness(opts.clients.core);
+    this.readiness = new LauncherReadiness(opts.clients.core, (uid) => this.pods.byUID(uid));
     this.inputReader = apiInputReader(opts.clients.core);
     this.credentials = new AccessCredentialSync(
       secretReader(opts.clients.core),
