@@ -156,6 +156,8 @@ export class VMIHandler {
   private withReady(vmi: VirtualMachineInstance, status: VirtualMachineInstanceStatus): VirtualMachineInstanceStatus {
     if (!handlerOwnsReady(vmi.status?.phase, status.phase)) return status;
     const pod = this.pods.byUID(podUIDOnNode(vmi, this.opts.node));
+    // not in our cache (yet): its watch event syncs the VMI again; a Pod that is gone fails the VMI (virt-controller)
+    if (!pod) return status;
     const conditions = setCondition(status.conditions, computeVMIReady(status.phase, pod, status.conditions), new Date());
     return conditions === status.conditions ? status : { ...status, conditions };
   }
