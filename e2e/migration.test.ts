@@ -49,6 +49,12 @@ describe('live migration', () => {
       const progress = JSON.parse(vmim.metadata.annotations['kubevirt-ts.io/migration-progress']);
       expect(progress.status).toBe('completed');
       await until('source QEMU gone', () => !isAlive(sourcePid), 30_000);
+      // Ready follows the target's launcher Pod: the target's virt-handler writes it once it owns the VMI
+      const ready = await until('Ready on the target', async () => {
+        const v = await getVMI(k, 'mover');
+        return v.status.conditions?.find((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True') && v;
+      }, 30_000);
+      expect(ready.status.nodeName).toBe(after.status.nodeName);
       // the counter carries on from where it was: it never restarts at 1
       reader.close();
       reader = await CounterReader.open(cluster, k, 'mover');

@@ -24,3 +24,4 @@ export * from './vm-group-types';
 export * from './same-json';
 export * from './cpu-hotplug';
 export * from './memory-hotplug';
+export * from './vmi-ready';

@@ -132,6 +132,8 @@ describe('kubectl auth can-i answers by RBAC (KubeVirt roles aggregated into vie
     [HANDLER, 'patch', 'virtualmachineinstances.kubevirt.io/status', 'yes'],
     [HANDLER, 'patch', 'nodes', 'yes'],
     [HANDLER, 'create', 'pods', 'no'],
+    [HANDLER, 'watch', 'pods', 'yes'], // the launcher Pods on its node: the VMI's Ready follows them while Running
+    [HANDLER, 'update', 'pods', 'no'],
     [HANDLER, 'update', VM, 'no'],
     [VIRT_API, 'create', 'subjectaccessreviews.authorization.k8s.io', 'yes'],
     [VIRT_API, 'create', VMIM, 'yes'],

@@ -60,4 +60,25 @@ describe('ImagePulls (the kubelet\'s side of a containerDisk pull)', () => {
     expect(reg.counts.manifestGet).toBe(1);
     expect(events.at(-1)).toMatch(new RegExp(`^Pulled: Successfully pulled image "${image.replaceAll('.', '\\.')}" in [0-9.]+s \\(digest sha256:[a-f0-9]{64}\\)$`));
   });
+
+  it('an image already in the store is ready within the sync that asked (settledAtOnce); one from a registry is still pulling', async () => {
+    const image = `${reg.host}/containerdisks/present:v1`;
+    await reg.pushContainerDisk('containerdisks/present', 'v1', Buffer.alloc(4096, 2));
+    const first = pulls();
+    expect(await settle(first, pod(image))).toEqual({ ready: true }); // pulled into the store
+    const p = pulls(); // a new Pod's pull, the image now on the node
+    const v = pod(image);
+    expect(p.check(v, 'uid-2', () => undefined).ready).toBe(false);
+    await p.settledAtOnce('uid-2');
+    expect(p.check(v, 'uid-2', () => undefined)).toEqual({ ready: true });
+    expect(events.at(-1)).toBe(`Pulled: Container image "${image}" already present on machine`);
+
+    const remote = `${reg.host}/containerdisks/remote:v1`;
+    await reg.pushContainerDisk('containerdisks/remote', 'v1', Buffer.alloc(4096, 3));
+    const q = pulls();
+    expect(q.check(pod(remote), 'uid-3', () => undefined).ready).toBe(false);
+    await q.settledAtOnce('uid-3');
+    expect(q.check(pod(remote), 'uid-3', () => undefined)).toEqual({ ready: false }); // the registry has not answered yet: ContainerCreating
+    expect(await settle(q, pod(remote))).toEqual({ ready: true });
+  });
 });

@@ -28,6 +28,8 @@ interface PullState {
   error?: PullWait & { image: string };
   /** the failure was reported once as itself (ErrImagePull); from then on as ImagePullBackOff */
   shown?: boolean;
+  /** the pull under way, ended (pulling false, requeued) when it settles */
+  inflight?: Promise<void>;
 }
 
 /** how long ErrImagePull shows before the Pod says ImagePullBackOff (a kubelet's next sync) */
@@ -70,8 +72,20 @@ export class ImagePulls {
       return { ready: false, wait: { reason: IMAGE_PULL_BACK_OFF, message: `Back-off pulling image "${s.error.image}": ${s.error.reason}: ${s.error.message}` } };
     }
     s.pulling = true;
-    void this.pull(pod, images, s).finally(() => { s.pulling = false; requeue(); });
+    s.inflight = this.pull(pod, images, s).finally(() => { s.pulling = false; s.inflight = undefined; requeue(); });
     return { ready: false, wait: s.error && { reason: s.error.reason, message: s.error.message } };
+  }
+
+  /**
+   * Waits for the Pod's pull under way, but not past the current turn of the event loop: a pull that
+   * needs no I/O wait (every image already in the node's store, no pull Secret to read) has ended
+   * by then, so the sync goes on to start the container and the Pod's first status is what follows
+   * (Running), not a ContainerCreating write for a wait that never was. A pull that talks to a
+   * registry is still under way: the Pod shows ContainerCreating while it runs, as before.
+   */
+  async settledAtOnce(uid: string): Promise<void> {
+    const pull = this.states.get(uid)?.inflight;
+    if (pull) await Promise.race([pull, new Promise<void>((r) => setImmediate(r))]);
   }
 
   forget(uid: string): void {

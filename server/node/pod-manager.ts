@@ -119,7 +119,11 @@ export class PodManager {
     if (!rt && (phase === 'Succeeded' || phase === 'Failed')) return; // finished before we knew it
     const current = rt ?? this.addRuntime(key, pod);
     if (!current.pid && !current.exit && !(await this.volumesReady(pod, current))) return this.reportStatus(pod, current);
-    if (!current.pid && !current.exit && !this.imagesReady(pod, current)) return this.reportStatus(pod, current);
+    if (!current.pid && !current.exit && !this.imagesReady(pod, current)) {
+      // images already on the node: checked within this sync, so no status is written for it (ImagePulls.settledAtOnce)
+      await this.imagePulls?.settledAtOnce(current.uid);
+      if (!this.imagesReady(pod, current)) return this.reportStatus(pod, current);
+    }
     // once per start attempt, and not for an image this node refuses (no token minted for nothing)
     const willStart = !current.pid && !current.exit && !current.config && !refuseImage(pod.spec!.containers[0], this.opts.allowHostCommands);
     if (willStart && !(await this.configReady(pod, current))) return this.reportStatus(pod, current);
@@ -201,7 +205,7 @@ export class PodManager {
 
   private addRuntime(key: string, pod: V1Pod): PodRuntime {
     const uid = pod.metadata!.uid!;
-    const rt: PodRuntime = { uid, key, container: pod.spec?.containers?.[0]?.name ?? 'container', restartCount: 0, dir: join(podsDirOf(this.opts.nodeDir), uid) };
+    const rt: PodRuntime = { uid, key, container: pod.spec?.containers?.[0]?.name ?? 'container', restartCount: 0, dir: join(podsDirOf(this.opts.nodeDir), uid), acknowledgedAt: formatKubeTime() };
     this.runtimes.set(uid, rt);
     return rt;
   }

@@ -53,6 +53,8 @@ export interface PodRuntime extends PodState {
   child?: ChildProcess;
   /** the container was spawned through the cgroup-joining wrapper, which may not have exec'd yet */
   joining?: boolean;
+  /** when this kubelet took the Pod in: its status.startTime, also when the first status write comes later; in memory only */
+  acknowledgedAt?: string;
 }
 
 export const STATE_FILE = 'state.json';

@@ -23,6 +23,11 @@ describe('podPhase', () => {
 });
 
 describe('computePodStatus', () => {
+  it('startTime is when the kubelet took the Pod in, also when its first status write comes only with Running', () => {
+    const s = computePodStatus(withPolicy('Never'), rt({ acknowledgedAt: '2024-01-01T00:00:00Z' }), true);
+    expect([s.phase, s.startTime]).toEqual(['Running', '2024-01-01T00:00:00Z']);
+  });
+
   it('reports a running container as Ready on 127.0.0.1', () => {
     const s = computePodStatus(withPolicy('Never'), rt(), true);
     expect(s.phase).toBe('Running');

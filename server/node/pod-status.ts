@@ -101,7 +101,7 @@ export function computePodStatus(pod: V1Pod, rt: PodRuntime | undefined, running
     hostIP: HOST_IP,
     hostIPs: [{ ip: HOST_IP }],
     ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
-    startTime: (pod.status?.startTime ?? formatKubeTime()) as never,
+    startTime: (pod.status?.startTime ?? rt?.acknowledgedAt ?? formatKubeTime()) as never,
     qosClass: pod.status?.qosClass,
   };
 }

@@ -2,7 +2,8 @@
  * PURE: what virt-handler reports in the VMI status, from the launcher's DomainStatus, the guest
  * agent and the outcome of the last sync (KubeVirt's pkg/virt-handler/vm.go updateVMIStatus).
  * The handler owns the phase from Scheduled on, and the conditions Paused, LiveMigratable,
- * AgentConnected, SoftwareEmulation, AccessCredentialsSynchronized and (after hand-over) Synchronized.
+ * AgentConnected, SoftwareEmulation, AccessCredentialsSynchronized, (after hand-over) Synchronized,
+ * and Ready while the VMI is Running (vmi-handler.ts withReady, lib/kubevirt/vmi-ready.ts).
  */
 import type { Condition as VMICondition, VirtualMachineInstance, VirtualMachineInstanceStatus, VMIMigrationState, VMIPhase } from '../../lib/kubevirt';
 import { POSTCOPY_FAILED_MESSAGE, type DomainStatus, type GuestInfo } from '../virt-launcher/protocol';

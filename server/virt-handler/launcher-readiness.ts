@@ -5,7 +5,7 @@
  * EndpointSlices that select it — is Ready only when the guest can answer.
  */
 import type { CoreV1Api, V1Pod } from '@kubernetes/client-node';
-import { Label, READINESS_GATE_UNPAUSED } from '../../lib/kubevirt/labels';
+import { READINESS_GATE_UNPAUSED } from '../../lib/kubevirt/labels';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { strategicMergePatch } from '../kube/clients';
 import { formatKubeTime } from '../kube/time';
@@ -14,7 +14,8 @@ export class LauncherReadiness {
   /** pod UID → [pod name, last status written] */
   private readonly known = new Map<string, { name: string; status?: string }>();
 
-  constructor(private readonly core: CoreV1Api) {}
+  /** `podByUID`: this node's launcher Pods, cached (launcher-pods.ts); a Pod not seen yet is synced again when its event comes */
+  constructor(private readonly core: Pick<CoreV1Api, 'patchNamespacedPodStatus'>, private readonly podByUID: (uid: string) => V1Pod | undefined) {}
 
   async sync(vmi: VirtualMachineInstance, podUID: string, ready: boolean): Promise<void> {
     const namespace = vmi.metadata.namespace ?? 'default';
@@ -22,8 +23,7 @@ export class LauncherReadiness {
     let entry = this.known.get(podUID);
     if (entry?.status === status) return;
     if (!entry) {
-      const pods = await this.core.listNamespacedPod({ namespace, labelSelector: `${Label.CreatedBy}=${vmi.metadata.uid}` });
-      const pod = pods.items.find((p: V1Pod) => p.metadata?.uid === podUID);
+      const pod = this.podByUID(podUID);
       if (!pod?.metadata?.name) return;
       if (!pod.spec?.readinessGates?.some((g) => g.conditionType === READINESS_GATE_UNPAUSED)) return; // an older Pod without the gate
       // a gate condition not set yet already keeps the Pod unready: no write needed to say False

@@ -22,6 +22,9 @@ import { forgetGuestInfo, observeLauncher } from './observe-launcher';
 import { apiInputReader, resolveLauncherInputs, type InputReader } from './launcher-inputs';
 import { podDirOf, podUIDOnNode } from './pod-dir';
 import { LauncherReadiness } from './launcher-readiness';
+import { LauncherPods } from './launcher-pods';
+import { computeVMIReady, handlerOwnsReady } from '../../lib/kubevirt/vmi-ready';
+import { setCondition } from '../../lib/kubevirt/conditions';
 import { hasHotplugWork, wantedHotplugDisks, withAttachedDisks } from './hotplug-volumes';
 import { withVolumeTargets } from './volume-targets';
 import { AccessCredentialSync, secretReader } from './access-credentials';
@@ -58,13 +61,16 @@ export class VMIHandler {
   /** the VMI versions our status writes replaced: a sync that still sees one waits for our write's event */
   private readonly ownWrites = new OwnWrites();
   private readonly inputReader: InputReader;
+  /** this node's launcher Pods: Ready follows the Pod's readiness while the VMI is Running */
+  private readonly pods: LauncherPods;
 
   constructor(private readonly opts: VMIHandlerOptions) {
     this.log = log.child({ component: 'virt-handler', node: opts.node });
     this.vmis = new Informer({ kc: opts.clients.kc, path: collectionPath(VirtualMachineInstanceResource) });
-    this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis], workers: 4 });
+    this.pods = new LauncherPods(opts.clients.kc, opts.node, (key) => this.controller.enqueue(key));
+    this.controller = new Controller({ name: 'virt-handler', execute: (k) => this.execute(k), informers: [this.vmis, this.pods.informer], workers: 4 });
     this.connections = new LauncherConnections((key) => this.controller.enqueue(key));
-    this.readiness = new LauncherReadiness(opts.clients.core);
+    this.readiness = new LauncherReadiness(opts.clients.core, (uid) => this.pods.byUID(uid));
     this.inputReader = apiInputReader(opts.clients.core);
     this.credentials = new AccessCredentialSync(
       secretReader(opts.clients.core),
@@ -80,7 +86,7 @@ export class VMIHandler {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.vmis.run(signal), this.controller.run(signal)]);
+    await Promise.all([this.vmis.run(signal), this.pods.informer.run(signal), this.controller.run(signal)]);
     this.connections.closeAll(); // after the workers stopped, so no sync mistakes our close for a dead launcher
   }
 
@@ -133,6 +139,7 @@ export class VMIHandler {
       const volumeStatus = withVolumeTargets(status.volumeStatus, vmi);
       if (volumeStatus) status.volumeStatus = volumeStatus;
     }
+    status = this.withReady(vmi, status);
     if (!isDeepStrictEqual(vmi.status ?? {}, status)) {
       const written = await this.opts.clients.vmis.replaceStatus(namespace, name, { ...vmi, status } as KubernetesObject) as VirtualMachineInstance;
       this.ownWrites.wrote(key, vmi.metadata.resourceVersion, written?.metadata?.resourceVersion);
@@ -140,6 +147,19 @@ export class VMIHandler {
     }
     await this.syncReadiness(vmi, status);
     if (status.phase === Phase.Running || status.phase === Phase.Scheduled) this.controller.enqueueAfter(key, RESYNC_MS);
+  }
+
+  /**
+   * Ready, while the VMI is Running and in the write that ends Running (handlerOwnsReady): with the
+   * Running write itself, so virt-controller needs no write of its own to follow the guest.
+   */
+  private withReady(vmi: VirtualMachineInstance, status: VirtualMachineInstanceStatus): VirtualMachineInstanceStatus {
+    if (!handlerOwnsReady(vmi.status?.phase, status.phase)) return status;
+    const pod = this.pods.byUID(podUIDOnNode(vmi, this.opts.node));
+    // not in our cache (yet): its watch event syncs the VMI again; a Pod that is gone fails the VMI (virt-controller)
+    if (!pod) return status;
+    const conditions = setCondition(status.conditions, computeVMIReady(status.phase, pod, status.conditions), new Date());
+    return conditions === status.conditions ? status : { ...status, conditions };
   }
 
   /** the launcher Pod's readiness gate follows the guest: Running and not paused */

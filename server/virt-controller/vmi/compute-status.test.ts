@@ -81,15 +81,21 @@ describe('computeStatus conditions', () => {
 
   it.each([
     ['no pod', newVMI(withPhase('Pending')), [], 'False', 'PodNotExists'],
-    ['pod terminating', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podRunning(), podTerminating())], 'False', 'PodTerminating'],
     ['scheduled, guest not yet running', newVMI(withPhase('Scheduling')), [newPod(base, onNode('n1'), podRunning())], 'False', 'GuestNotRunning'],
-    ['running and pod ready', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podRunning())], 'True', undefined],
-    ['running, pod not ready', newVMI(withPhase('Running')), [newPod(base, onNode('n1'), podRunning(false))], 'False', 'PodNotReady'],
-    ['paused', newVMI(withStatus({ phase: 'Running', conditions: [{ type: 'Paused', status: 'True', reason: 'PausedByUser', message: 'VMI was paused by user' }] })),
-      [newPod(base, onNode('n1'), podRunning())], 'False', 'PausedByUser'],
+    ['pod gone while running (the controller fails the VMI)', newVMI(withStatus({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] })), [], 'False', 'PodNotExists'],
+    ['succeeded, pod terminating', newVMI(withPhase('Succeeded')), [newPod(base, onNode('n1'), podRunning(), podTerminating())], 'False', 'PodTerminating'],
   ])('Ready when %s', (_name, vmi, pods, status, reason) => {
     const ready = cond(computeStatus(vmi, { pods, now }), 'Ready');
     expect([ready?.status, ready?.reason]).toEqual([status, reason]);
+  });
+
+  it.each([
+    ['pod not ready', podRunning(false)],
+    ['pod terminating', podTerminating()],
+  ])('leaves Ready to virt-handler while the VMI is Running (%s)', (_name, change) => {
+    const handlers = { type: 'Ready', status: 'True' as const, lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00.000Z' };
+    const vmi = newVMI(withStatus({ phase: 'Running', nodeName: 'n1', conditions: [handlers] }));
+    expect(cond(computeStatus(vmi, { pods: [newPod(base, onNode('n1'), podRunning(), change)], now }), 'Ready')).toEqual(handlers);
   });
 
   it('keeps lastTransitionTime while a condition does not change', () => {
@@ -100,18 +106,8 @@ describe('computeStatus conditions', () => {
 });
 
 describe('computeStatus during a migration', () => {
-  const running = newVMI(withStatus({ phase: 'Running', nodeName: 'node-1' }));
   const source = newPod(base, onNode('node-1'), podRunning(), (p) => { p.metadata!.uid = 'src'; });
   const newer = (p: ReturnType<typeof newPod>) => { p.metadata!.uid = 'tgt'; p.metadata!.creationTimestamp = new Date('2026-01-02T00:00:00Z'); };
-  const readyOf = (pods: ReturnType<typeof newPod>[], vmi = running) => cond(computeStatus(vmi, { pods, now }), 'Ready')?.status;
-
-  it.each([
-    ['a pending target Pod does not make the VMI unready', [source, newPod(base, onNode('node-2'), newer)], 'True'],
-    ['a failed target Pod does not make the VMI unready', [source, newPod(base, onNode('node-2'), podFailed(), newer)], 'True'],
-  ])('%s', (_n, pods, ready) => {
-    const vmi = newVMI(withStatus({ phase: 'Running', nodeName: 'node-1', conditions: [] }));
-    expect(readyOf(pods, vmi)).toBe(ready);
-  });
 
   it.each([
     ['both Pods while the guest moves', [source, newPod(base, onNode('node-2'), podRunning(), newer)], 'node-1', { src: 'node-1', tgt: 'node-2' }],

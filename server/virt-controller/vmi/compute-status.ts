@@ -4,12 +4,14 @@
  * the result once, only if it differs from what is stored.
  *
  * The controller owns Pending → Scheduling → Scheduled and the failures it can see from the Pod;
- * from Scheduled on virt-handler owns the phase (Running/Succeeded/Failed) and its own conditions.
+ * from Scheduled on virt-handler owns the phase (Running/Succeeded/Failed) and its own conditions,
+ * and Ready while the VMI is Running (lib/kubevirt/vmi-ready.ts).
  */
 import type { V1Pod } from '@kubernetes/client-node';
 import { Condition, Phase, Reason } from './constants';
 import { removeCondition, setCondition } from '../../../lib/kubevirt/conditions';
-import { currentLauncherPod, describePodDown, isPodDown, isPodReadyForHandover, isPodTerminating, podCondition } from './pod-state';
+import { currentLauncherPod, describePodDown, isPodDown, isPodReadyForHandover, podCondition } from './pod-state';
+import { computeVMIReady, controllerOwnsReady } from '../../../lib/kubevirt/vmi-ready';
 import type { Condition as VMICondition, VirtualMachineInstance, VMIPhase } from '../../../lib/kubevirt';
 
 export interface SyncError { reason: string; message: string; requeueAfterMs?: number }
@@ -45,18 +47,6 @@ function nextPhase(phase: VMIPhase, pod: V1Pod | undefined, deleting: boolean): 
   }
 }
 
-function computeReady(phase: string, pod: V1Pod | undefined, conds: VMICondition[]): Omit<VMICondition, 'lastTransitionTime'> {
-  const type = Condition.Ready;
-  if (!pod) return { type, status: 'False', reason: Reason.PodNotExists, message: 'virt-launcher pod has not yet been scheduled' };
-  if (isPodTerminating(pod)) return { type, status: 'False', reason: Reason.PodTerminating, message: 'virt-launcher pod is terminating' };
-  if (phase !== Phase.Running) return { type, status: 'False', reason: Reason.GuestNotRunning, message: 'Guest VM is not reported as running' };
-  const paused = conds.find((c) => c.type === Condition.Paused && c.status === 'True');
-  if (paused) return { type, status: 'False', reason: paused.reason, message: paused.message };
-  const ready = podCondition(pod, 'Ready');
-  if (!ready) return { type, status: 'False', reason: Reason.PodConditionMissing, message: 'virt-launcher pod is missing the Ready condition' };
-  return ready.status === 'True' ? { type, status: 'True' } : { type, status: 'False', reason: ready.reason ?? 'PodNotReady', message: ready.message };
-}
-
 const IMAGE_PULL_REASONS = new Set<string>([Reason.ErrImagePull, Reason.ImagePullBackOff]);
 
 /** The launcher Pod's image pull failure (the kubelet's waiting reason and message), as KubeVirt copies it. */
@@ -83,7 +73,8 @@ function computeConditions(status: VMIStatus, pod: V1Pod | undefined, inputs: St
     // that hands the VMI over (after that, Synchronized is the handler's)
     conds = removeCondition(conds, Condition.Synchronized);
   }
-  return setCondition(conds, computeReady(status.phase ?? '', pod, conds), inputs.now);
+  // from Running on, Ready is virt-handler's (it writes it with Running, and follows the Pod)
+  return controllerOwnsReady(status.phase) ? setCondition(conds, computeVMIReady(status.phase, pod, conds), inputs.now) : conds;
 }
 
 /**
