@@ -61,5 +61,5 @@ export function rawObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'> &
 
 /** kube's timestamp format: RFC 3339 without fractional seconds */
 export function nowTimestamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `${date.toISOString().slice(0, 19)}Z`;
 }

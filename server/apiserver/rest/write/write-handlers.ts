@@ -15,7 +15,7 @@ import { writeOptionsFrom } from './write-options';
 export async function handleCreate(r: ResourceRequest): Promise<void> {
   const { ctx, rt, info, user } = r;
   const body = parseBody(await readBody(r.req), r.req.headers['content-type']);
-  const result = await createObject(ctx, rt, info.namespace, body, writeOptionsFrom(info.query, user));
+  const result = await createObject(ctx, rt, info.namespace, body, { ...writeOptionsFrom(info.query, user), ownsBody: true });
   sendJson(r.res, 201, result.object, warningHeaders(result.warnings));
 }
 

@@ -6,6 +6,11 @@ export interface WriteOptions {
   user: User;
   dryRun: boolean;
   fieldValidation: FieldValidation;
+  /**
+   * the body was decoded for this request alone (nothing else holds it): the schema's pruning
+   * and defaulting may work on it in place instead of on a copy
+   */
+  ownsBody?: boolean;
 }
 
 export interface WriteResult {
