@@ -63,10 +63,11 @@ async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string |
     return { object, warnings, created: true };
   }
   try {
-    const rev = await ctx.store.create(key, encodeObject(object, rt));
+    const stored = encodeObject(object, rt);
+    const rev = await ctx.store.create(key, stored);
     object.metadata.resourceVersion = String(rev);
     ctx.afterWrite?.(rt);
-    return { object, warnings, created: true };
+    return { object, warnings, created: true, stored };
   } catch (err) {
     if (err instanceof AlreadyExistsError) throw alreadyExists(rt, object.metadata.name!);
     throw err;

@@ -18,6 +18,8 @@ export interface WriteResult {
   warnings: string[];
   /** create: 201; update/patch: 200 */
   created?: boolean;
+  /** the text this write stored for object (without its resourceVersion): the response reuses it */
+  stored?: string;
 }
 
 export function writeOptionsFrom(query: URLSearchParams, user: User): WriteOptions {
