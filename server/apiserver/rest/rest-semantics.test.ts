@@ -373,6 +373,22 @@ describe('watch', () => {
     w.stop();
   });
 
+  it('watchers with different selectors each see the same change as their own transition', async () => {
+    const patch = (labels: Record<string, string>) => t.call('PATCH', `${NS}/configmaps/sel-two`, { metadata: { labels } }, { contentType: 'application/merge-patch+json' });
+    const red = await t.watch(`${NS}/configmaps?watch=true&labelSelector=colour%3Dred`);
+    const blue = await t.watch(`${NS}/configmaps?watch=true&labelSelector=colour%3Dblue`);
+    const plain = await t.watch(`${NS}/configmaps?watch=true&fieldSelector=metadata.name%3Dsel-two`);
+    await t.call('POST', `${NS}/configmaps`, cm('sel-two', { labels: { colour: 'red' } }));
+    await patch({ colour: 'blue' });
+    await patch({ colour: 'blue', size: 'l' });
+    await waitFor(() => red.events.length >= 2 && blue.events.length >= 2 && plain.events.length >= 3, 3000, 'selector events');
+    expect(red.events.map((e) => [e.type, (e.object.metadata.labels as Record<string, string>).colour])).toEqual([['ADDED', 'red'], ['DELETED', 'blue']]);
+    expect(blue.events.map((e) => [e.type, (e.object.metadata.labels as Record<string, string>).size])).toEqual([['ADDED', undefined], ['MODIFIED', 'l']]);
+    expect(plain.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'MODIFIED']);
+    expect(blue.events[1].object.metadata.resourceVersion).toBe(plain.events[2].object.metadata.resourceVersion);
+    [red, blue, plain].forEach((w) => w.stop());
+  });
+
   it('answers a compacted resourceVersion with an Expired ERROR event', async () => {
     const a = (await t.call('POST', `${NS}/configmaps`, cm('old-1'))).body;
     await t.call('POST', `${NS}/configmaps`, cm('old-2'));
