@@ -80,6 +80,19 @@ describe('rejections', () => {
     expect(r.causes).toEqual([]);
   });
 
+  it('leaves the caller\'s object alone unless it gives it up (inPlace): then prunes that object itself', () => {
+    const bad = vm();
+    Object.assign(bad.spec.template.spec.domain.devices.disks![0], { bogus: 1 });
+    const cs = prepareSchema(types.get('VirtualMachine')!);
+    const copied = validateObject(cs, bad, { fieldValidation: 'Ignore' });
+    expect(copied.object).not.toBe(bad);
+    expect(bad.spec.template.spec.domain.devices.disks![0]).toHaveProperty('bogus', 1);
+    const inPlace = validateObject(cs, bad, { fieldValidation: 'Ignore', inPlace: true });
+    expect(inPlace.object).toBe(bad);
+    expect(bad.spec.template.spec.domain.devices.disks![0]).not.toHaveProperty('bogus');
+    expect(inPlace.object).toEqual(copied.object);
+  });
+
   it('prunes unknown metadata fields', () => {
     const bad = vm();
     Object.assign(bad.metadata, { colour: 'blue' });

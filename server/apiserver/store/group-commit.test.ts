@@ -142,7 +142,7 @@ describe('GroupCommit', () => {
       expect(events).toEqual(['published', 'acked']);
     });
 
-    it('batches committed while a sync runs share the next single sync and settle in commit order', async () => {
+    it('writes submitted while a sync runs commit together when it returns, share the next sync and settle in order', async () => {
       const db = fakeDb();
       const turn = manualSchedule();
       const s = manualSync();
@@ -152,18 +152,57 @@ describe('GroupCommit', () => {
       const all = [submit('a')];
       turn.run(); // batch 1 committed, sync 1 running
       all.push(submit('b'));
-      turn.run(); // batch 2 committed while sync 1 runs
+      turn.run(); // b waits for sync 1
       all.push(submit('c'));
-      turn.run(); // batch 3 too
+      turn.run(); // so does c
+      expect(db.journal).toEqual(['BEGIN', 'put a', 'COMMIT']);
       expect(s.calls).toHaveLength(1);
       s.calls[0].resolve();
       await tick();
       expect(acked).toEqual(['a']);
-      expect(s.calls).toHaveLength(2); // one sync for batches 2 and 3
+      expect(db.journal).toEqual(['BEGIN', 'put a', 'COMMIT', 'BEGIN', 'put b', 'put c', 'COMMIT']);
+      expect(s.calls).toHaveLength(2); // one sync for b and c, started after their COMMIT
+      await tick();
+      expect(acked).toEqual(['a']);
       s.calls[1].resolve();
       await Promise.all(all);
       expect(acked).toEqual(['a', 'b', 'c']);
-      expect(gc.stats()).toEqual({ batches: 3, writes: 3, syncs: 2 });
+      expect(gc.stats()).toEqual({ batches: 2, writes: 3, syncs: 2 });
+    });
+
+    it('a write refused by its checks while it waited for a sync fails alone', async () => {
+      const db = fakeDb();
+      const turn = manualSchedule();
+      const s = manualSync();
+      const gc = new GroupCommit(db.transact, { isWriteError, schedule: turn.schedule, sync: s.sync });
+      const a = gc.submit(() => db.put('a'));
+      turn.run();
+      const bad = gc.submit(() => { throw new Refused('exists'); });
+      const b = gc.submit(() => db.put('b'));
+      turn.run();
+      s.calls[0].resolve();
+      await tick();
+      expect(s.calls).toHaveLength(2);
+      s.calls[1].resolve();
+      await expect(bad).rejects.toThrow(Refused);
+      expect([await a, await b]).toEqual([1, 2]);
+      expect(db.committed()).toEqual(['a', 'b']);
+    });
+
+    it('a failed sync also refuses the writes waiting for it, without committing them', async () => {
+      const db = fakeDb();
+      const turn = manualSchedule();
+      const s = manualSync();
+      const gc = new GroupCommit(db.transact, { isWriteError, schedule: turn.schedule, sync: s.sync });
+      const p = gc.submit(() => db.put('a'));
+      turn.run();
+      const waiting = gc.submit(() => db.put('b'));
+      turn.run();
+      s.calls[0].reject(new Error('EIO'));
+      await expect(p).rejects.toThrow('EIO');
+      await expect(waiting).rejects.toThrow('EIO');
+      expect(db.committed()).toEqual(['a']);
+      expect(s.calls).toHaveLength(1);
     });
 
     it('a failed sync rejects the writes it covered and refuses every later one', async () => {

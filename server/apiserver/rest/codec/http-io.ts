@@ -57,12 +57,16 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, heade
 }
 
 export function sendRawJson(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+  // encoded once: the length comes from the bytes, and a Buffer goes to the TLS socket without
+  // another conversion (measured: ~40 % less CPU than writing a 500 KB string)
+  sendJsonBytes(res, code, Buffer.from(text), headers);
+}
+
+/** a JSON body already encoded as UTF-8 */
+export function sendJsonBytes(res: ServerResponse, code: number, body: Buffer, headers: Record<string, string> = {}): void {
   // a warning set earlier (a deprecated version's) is kept beside the handler's own
   const prior = res.getHeader('Warning');
   if (prior && headers.Warning) headers = { ...headers, Warning: `${String(prior)}, ${headers.Warning}` };
-  // encoded once: the length comes from the bytes, and a Buffer goes to the TLS socket without
-  // another conversion (measured: ~40 % less CPU than writing a 500 KB string)
-  const body = Buffer.from(text);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Content-Length': body.length, ...headers });
   res.end(body);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeObject, encodeObject, objectKey, parseKey, rawObject } from './object-codec';
+import { decodeObject, encodeObject, nowTimestamp, objectKey, parseKey, rawObject, stampedText } from './object-codec';
 
 const vmType = { group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachine', resource: 'virtualmachines', namespaced: true };
 
@@ -24,5 +24,17 @@ describe('object codec', () => {
   ])('keys %s/%s', (rt, ns, name, key) => {
     expect(objectKey(rt, ns, name)).toBe(key);
     expect(parseKey(key)).toEqual({ group: rt.group, resource: rt.resource, namespace: ns, name });
+  });
+
+  it('stamps the resourceVersion into stored text only when that text is the served type\'s', () => {
+    const stored = encodeObject({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'x', resourceVersion: '1' }, spec: { a: 1 } });
+    expect(JSON.parse(stampedText(vmType, stored, 42)!)).toEqual(decodeObject(vmType, { value: stored, modRevision: 42 }));
+    expect(stampedText({ ...vmType, version: 'v1alpha3' }, stored, 42)).toBeUndefined();
+    expect(stampedText(vmType, JSON.stringify({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: {} }), 42)).toBeUndefined();
+  });
+
+  it('stamps times as kube does: RFC 3339 in UTC, whole seconds', () => {
+    expect(nowTimestamp(new Date('2026-11-26T11:29:08.123Z'))).toBe('2026-11-26T11:29:08Z');
+    expect(nowTimestamp(new Date('1999-01-02T03:04:05.999Z'))).toBe('1999-01-02T03:04:05Z');
   });
 });

@@ -52,14 +52,20 @@ export function encodeObject(obj: ApiObject, rt?: { storedAs?: StorageMapping })
  * apiVersion and kind (always, for single-version types); falls back to parse + stringify.
  */
 export function rawObject(rt: Pick<ResourceType, 'group' | 'version' | 'kind'> & { storedAs?: StorageMapping }, kv: Pick<KeyValue, 'value' | 'modRevision'>, value = kv.value): string {
+  return stampedText(rt, value, kv.modRevision) ?? JSON.stringify(decodeObject(rt, kv, value));
+}
+
+/**
+ * Stored text with its resourceVersion stamped in, when it starts with the served apiVersion and
+ * kind (what encodeObject wrote for that type); undefined otherwise (the caller decodes instead).
+ */
+export function stampedText(rt: Pick<ResourceType, 'group' | 'version' | 'kind'>, value: string, modRevision: number | string): string | undefined {
   const prefix = `{"apiVersion":${JSON.stringify(groupVersion(rt))},"kind":${JSON.stringify(rt.kind)},"metadata":{`;
-  if (value.startsWith(prefix) && value[prefix.length] === '"') {
-    return `${prefix}"resourceVersion":"${kv.modRevision}",${value.slice(prefix.length)}`;
-  }
-  return JSON.stringify(decodeObject(rt, kv, value));
+  if (!value.startsWith(prefix) || value[prefix.length] !== '"') return undefined;
+  return `${prefix}"resourceVersion":"${modRevision}",${value.slice(prefix.length)}`;
 }
 
 /** kube's timestamp format: RFC 3339 without fractional seconds */
 export function nowTimestamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `${date.toISOString().slice(0, 19)}Z`;
 }

@@ -1,8 +1,8 @@
 import { TOO_MANY_WATCHES_MESSAGE, watchLimitsOf } from './watch-limits';
 import type { ResourceRequest } from '../handler-context';
 import { buildMatcher } from './field-selectors';
-import { negotiate, sendJson, sendRawJson } from '../codec/http-io';
-import { rawObject } from '../codec/object-codec';
+import { negotiate, sendJson, sendJsonBytes } from '../codec/http-io';
+import { rawListBytes, rawObjectEncoder } from '../codec/raw-object-bytes';
 import { getObject, listObjects, listRows, type RawListResult } from './read-objects';
 import type { ApiObject } from '../types/api-object';
 import { groupVersion, type ServedType } from '../types/resource-type';
@@ -54,7 +54,8 @@ function sendRawList(r: ResourceRequest, list: RawListResult): void {
   const meta: Record<string, string> = { resourceVersion: list.resourceVersion };
   if (list.continue) meta.continue = list.continue;
   const head = `{"kind":${JSON.stringify(r.rt.listKind)},"apiVersion":${JSON.stringify(groupVersion(r.rt))},"metadata":${JSON.stringify(meta)},"items":[`;
-  sendRawJson(r.res, 200, `${head}${list.kvs.map((kv) => rawObject(r.rt, kv)).join(',')}]}`);
+  const encode = rawObjectEncoder(r.rt);
+  sendJsonBytes(r.res, 200, rawListBytes(head, list.kvs.map(encode)));
 }
 
 export function handleWatch(r: ResourceRequest): void {

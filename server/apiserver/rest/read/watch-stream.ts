@@ -3,6 +3,7 @@ import { CompactedError, type StoreEvent } from '../../store/types';
 import type { ApiContext } from '../api-context';
 import type { ObjectMatcher } from './field-selectors';
 import { decodeObject, objectPrefix } from '../codec/object-codec';
+import { decodedEvent } from './decoded-event';
 import { rawEventLine } from './raw-event-line';
 import { listObjects } from './read-objects';
 import type { ApiObject } from '../types/api-object';
@@ -86,11 +87,14 @@ export function serveWatch(ctx: ApiContext, rt: ServedType, namespace: string | 
   const deliver = (e: StoreEvent) => {
     lastRev = e.kv.modRevision;
     if (p.raw && !p.match) return write(rawEventLine(rt, e));
-    const obj = decodeObject(rt, e.kv);
+    const { object: obj, previous } = decodedEvent(rt, e);
     const nowMatches = !p.match || p.match(obj);
-    const wasMatching = !p.match || (e.prevValue !== undefined && p.match(decodeObject(rt, e.kv, e.prevValue)));
+    const wasMatching = !p.match || (previous !== undefined && p.match(previous));
     const type = eventTypeFor(e, nowMatches, wasMatching);
-    if (type) send(type, p.represent(obj));
+    if (!type) return;
+    // the same event type as stored: the line every plain watcher of the type shares
+    if (p.raw && type === e.type) return write(rawEventLine(rt, e));
+    send(type, p.represent(obj));
   };
   try {
     ctx.store.watch(objectPrefix(rt, namespace), { afterRevision: lastRev, signal: abort.signal, onEvent, onDropped: finish });

@@ -1,4 +1,4 @@
-import { AlreadyExistsError } from '../../store/types';
+import { AlreadyExistsError, type KeyValue } from '../../store/types';
 import { admit } from './admission-gate';
 import { admitBuiltinCreate } from './builtin-admission';
 import type { ApiContext } from '../api-context';
@@ -14,11 +14,19 @@ import type { WriteOptions, WriteResult } from './write-options';
 
 const NAMESPACE_RT = { group: '', resource: 'namespaces', namespaced: false };
 
+/** whether a stored Namespace is terminating, read once per stored value (every create in it asks) */
+const terminating = new WeakMap<KeyValue, boolean>();
+function isTerminating(kv: KeyValue): boolean {
+  let t = terminating.get(kv);
+  if (t === undefined) terminating.set(kv, (t = Boolean(JSON.parse(kv.value).metadata?.deletionTimestamp)));
+  return t;
+}
+
 /** the namespace must exist and not be terminating */
 export function checkNamespaceWritable(ctx: ApiContext, namespace: string): void {
   const kv = ctx.store.get(objectKey(NAMESPACE_RT, undefined, namespace));
   if (!kv) throw notFound(NAMESPACE_RT, namespace);
-  if (JSON.parse(kv.value).metadata?.deletionTimestamp) {
+  if (isTerminating(kv)) {
     throw forbidden(`unable to create new content in namespace ${namespace} because it is being terminated`, {
       name: namespace, kind: 'namespaces',
       causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
@@ -45,7 +53,7 @@ export async function createObject(ctx: ApiContext, rt: ServedType, namespace: s
 
 /** schema, webhooks, then the store */
 async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: ApiObject, opts: WriteOptions): Promise<WriteResult> {
-  const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation);
+  const validated = validateAgainstSchema(ctx, rt, body, opts.fieldValidation, opts.ownsBody);
   const admitted = await admit(ctx, { operation: 'CREATE', rt, object: validated.object, namespace, name: body.metadata.name, user: opts.user, dryRun: opts.dryRun });
   const object = admitted.object === validated.object ? validated.object : validateAgainstSchema(ctx, rt, admitted.object!, 'Ignore').object;
   const warnings = [...validated.warnings, ...admitted.warnings];
@@ -55,10 +63,11 @@ async function storeCreated(ctx: ApiContext, rt: ServedType, namespace: string |
     return { object, warnings, created: true };
   }
   try {
-    const rev = await ctx.store.create(key, encodeObject(object, rt));
+    const stored = encodeObject(object, rt);
+    const rev = await ctx.store.create(key, stored);
     object.metadata.resourceVersion = String(rev);
     ctx.afterWrite?.(rt);
-    return { object, warnings, created: true };
+    return { object, warnings, created: true, stored };
   } catch (err) {
     if (err instanceof AlreadyExistsError) throw alreadyExists(rt, object.metadata.name!);
     throw err;

@@ -11,11 +11,14 @@ export function fieldValidationFrom(query: URLSearchParams): FieldValidation {
   return v === 'Strict' || v === 'Ignore' ? v : 'Warn';
 }
 
-/** structural schema: validate, prune unknown fields, apply defaults; throws 422 Invalid */
-export function validateAgainstSchema(ctx: ApiContext, rt: ServedType, obj: ApiObject, fieldValidation: FieldValidation): { object: ApiObject; warnings: string[] } {
+/**
+ * structural schema: validate, prune unknown fields, apply defaults; throws 422 Invalid.
+ * inPlace: the caller gives obj up (a request's own decoded body), so it is changed instead of copied.
+ */
+export function validateAgainstSchema(ctx: ApiContext, rt: ServedType, obj: ApiObject, fieldValidation: FieldValidation, inPlace = false): { object: ApiObject; warnings: string[] } {
   const cs = ctx.registry.schemaFor(rt);
   if (!cs) return { object: obj, warnings: [] };
-  const r = validateObject(cs, obj, { fieldValidation });
+  const r = validateObject(cs, obj, { fieldValidation, inPlace });
   if (r.causes.length > 0) {
     throw invalid(rt, obj.metadata?.name ?? '', r.causes.map((c) => ({ reason: c.type, field: c.field, message: c.message })));
   }

@@ -3,7 +3,8 @@ import { deleteObject, deleteOptionsFrom } from './delete-object';
 import { buildMatcher } from '../read/field-selectors';
 import type { ResourceRequest } from '../handler-context';
 import { warningHeaders } from '../handler-context';
-import { parseBody, readBody, sendJson } from '../codec/http-io';
+import { parseBody, readBody, sendJson, sendRawJson } from '../codec/http-io';
+import { stampedText } from '../codec/object-codec';
 import { APPLY, parsePatch } from './patch-body';
 import { listObjects } from '../read/read-objects';
 import type { ApiObject } from '../types/api-object';
@@ -15,8 +16,10 @@ import { writeOptionsFrom } from './write-options';
 export async function handleCreate(r: ResourceRequest): Promise<void> {
   const { ctx, rt, info, user } = r;
   const body = parseBody(await readBody(r.req), r.req.headers['content-type']);
-  const result = await createObject(ctx, rt, info.namespace, body, writeOptionsFrom(info.query, user));
-  sendJson(r.res, 201, result.object, warningHeaders(result.warnings));
+  const result = await createObject(ctx, rt, info.namespace, body, { ...writeOptionsFrom(info.query, user), ownsBody: true });
+  // the answer is the stored text with its resourceVersion: no second JSON.stringify of the object
+  const stamped = result.stored === undefined ? undefined : stampedText(rt, result.stored, result.object.metadata.resourceVersion!);
+  sendRawJson(r.res, 201, stamped ?? JSON.stringify(result.object), warningHeaders(result.warnings));
 }
 
 /**

@@ -6,6 +6,11 @@ export interface WriteOptions {
   user: User;
   dryRun: boolean;
   fieldValidation: FieldValidation;
+  /**
+   * the body was decoded for this request alone (nothing else holds it): the schema's pruning
+   * and defaulting may work on it in place instead of on a copy
+   */
+  ownsBody?: boolean;
 }
 
 export interface WriteResult {
@@ -13,6 +18,8 @@ export interface WriteResult {
   warnings: string[];
   /** create: 201; update/patch: 200 */
   created?: boolean;
+  /** the text this write stored for object (without its resourceVersion): the response reuses it */
+  stored?: string;
 }
 
 export function writeOptionsFrom(query: URLSearchParams, user: User): WriteOptions {
