@@ -18,7 +18,7 @@ import { chromium } from '@playwright/test';
 import { startCluster, type TestCluster } from '../e2e/harness';
 import { makeKubeClients, type KubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
-import { clusterProcs, labelOf, memoryOf } from './cluster-memory';
+import { clusterProcs, labelOf, memoryOf, podCgroupMemoryOf } from './cluster-memory';
 import { Label } from '../lib/kubevirt/labels';
 import { KUBEVIRT_CR_NAME, KUBEVIRT_CR_NAMESPACE } from '../lib/kubevirt/kubevirt-cr';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -35,6 +35,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const mib = (kib: number) => (kib / 1024).toFixed(1);
+const MIB = 1024 * 1024;
 
 const vm = (name: string, runStrategy: string) => ({
   apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name, namespace: NS },
@@ -85,12 +86,17 @@ async function fill(k: KubeClients): Promise<{ running: number; stoppedBy?: stri
 }
 
 function memory(dataDir: string): void {
-  const procs = clusterProcs(dataDir).filter((p) => p.cmd[0] !== 'setpriv').map((p) => ({ label: labelOf(p.cmd), ...memoryOf(p.pid) })).filter((p) => p.rssKiB > 0);
+  const procs = clusterProcs(dataDir).filter((p) => p.cmd[0] !== 'setpriv').map((p) => ({ pid: p.pid, label: labelOf(p.cmd), ...memoryOf(p.pid) })).filter((p) => p.rssKiB > 0);
   const of = (label: string) => procs.filter((p) => p.label === label);
   for (const label of ['launcher', 'qemu']) {
     const ps = of(label);
     console.log(`${label} per VM (n=${ps.length}): median RSS ${mib(median(ps.map((p) => p.rssKiB)))} MiB, PSS ${mib(median(ps.map((p) => p.pssKiB)))} MiB, USS ${mib(median(ps.map((p) => p.ussKiB)))} MiB`);
   }
+  // the launcher Pod's cgroup (launcher + QEMU + page cache the Pod touched): what the scheduler's request stands for
+  const pods = [...new Map(of('launcher').map((p) => podCgroupMemoryOf(p.pid)).filter((m) => m !== undefined).map((m) => [m.cgroup, m])).values()];
+  const stat = (xs: number[]) => `median ${(median(xs) / MIB).toFixed(1)}, max ${(Math.max(...xs) / MIB).toFixed(1)} MiB`;
+  const peaks = pods.map((p) => p.peak).filter((x) => x !== undefined);
+  console.log(`launcher Pod cgroup per VM (n=${pods.length}): usage ${stat(pods.map((p) => p.usage))}; working set ${stat(pods.map((p) => p.workingSet))}${peaks.length ? `; peak ${stat(peaks)}` : ''}`);
   const rest = procs.filter((p) => p.label !== 'launcher' && p.label !== 'qemu');
   console.log(`control plane (${rest.map((p) => p.label).join(', ')}): RSS ${mib(rest.reduce((a, p) => a + p.rssKiB, 0))} MiB, PSS ${mib(rest.reduce((a, p) => a + p.pssKiB, 0))} MiB`);
 }
