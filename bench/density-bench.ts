@@ -22,6 +22,7 @@ import { makeKubeClients, type KubeClients } from '../server/kube/clients';
 import { makeKubeConfig } from '../server/kube/kubeconfig';
 import { clusterProcs, labelOf, memoryOf, podCgroupMemoryOf } from './cluster-memory';
 import { Label } from '../lib/kubevirt/labels';
+import { mintLoginLink } from '../server/console/login-link';
 import { KUBEVIRT_CR_NAME, KUBEVIRT_CR_NAMESPACE } from '../lib/kubevirt/kubevirt-cr';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 
@@ -116,7 +117,8 @@ async function listLiveness(cluster: TestCluster, k: KubeClients): Promise<numbe
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.addInitScript('window.__name = (f) => f'); // tsx's keepNames wrapper, for page.evaluate
-    await page.goto(cluster.loginUrl!);
+    // a fresh one-time link: the one `kv up` printed expires (LOGIN_CODE_TTL_SECONDS) long before 100 guests are up
+    await page.goto(mintLoginLink(cluster.dataDir, cluster.consoleUrl!, cluster.access.token).url);
     await page.waitForURL(/\/$/);
     await page.goto(`${cluster.consoleUrl}/vms?sort=name`);
     await page.locator(`[data-vm="${PROBE}"]`).waitFor({ timeout: 60_000 });

@@ -28,7 +28,7 @@
  * 20Mi, twice its private memory. QEMU besides guest RAM, translation cache and VGA RAM (smaps): heap
  * ~10 MiB, a vCPU thread's malloc arena ~16 MiB, the kernel it holds for direct boot ~14 MiB, the rest
  * ~5 MiB → KubeVirt's 50Mi stands. The translation cache: 66 MiB after a demo boot without a bound (up to
- * 1 GiB), 32 MiB with tb-size=32, the boot no slower (login median 7.4 → 8.1 s, noise ±4 s on this host).
+ * 1 GiB), 32 MiB with tb-size=32, the boot no slower (login median of 6 boots 6.8 → 7.1 s; ±4 s noise on this host).
  */
 import { MIB, formatBinaryQuantity as formatBytes, formatCPUQuantity as formatCPU, parseQuantity } from '../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
