@@ -3,7 +3,7 @@
  * bare QEMU (our launcher's arguments, bench/raw-qemu-floor.ts) `--rounds` times per accel setting (rounds interleave
  * the settings), one at a time, and prints start → `login:` and QEMU's RSS / USS / translation-cache RSS `--settle` s after the prompt (median of rounds).
  * Usage: node --import tsx bench/tcg-tb-size-measure.ts [--images ~/.kubevirt-ts/images] [--rounds 3] [--sizes 0,16,32,64] [--settle 10]
- * (size 0: QEMU's default, no tb-size)
+ * (size 0: QEMU's default, no tb-size; --memory 96Mi by default: the demo guest does not boot in 64 MiB)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { resolveImage } from '../server/images/image-store';
 import { memoryOf } from './cluster-memory';
 import { qemuArgs } from './raw-qemu-floor';
 
-const { values: flags } = parseArgs({ options: { images: { type: 'string', default: join(homedir(), '.kubevirt-ts', 'images') }, rounds: { type: 'string', default: '3' }, sizes: { type: 'string', default: '0,16,32,64' }, settle: { type: 'string', default: '10' }, memory: { type: 'string', default: '64Mi' } } });
+const { values: flags } = parseArgs({ options: { images: { type: 'string', default: join(homedir(), '.kubevirt-ts', 'images') }, rounds: { type: 'string', default: '3' }, sizes: { type: 'string', default: '0,16,32,64' }, settle: { type: 'string', default: '10' }, memory: { type: 'string', default: '96Mi' } } });
 const SETTLE_MS = Number(flags.settle) * 1000;
 /** QEMU's own tb-size when none is given (x86-64 host, QEMU ≥ 5.0): 1 GiB, reserved and filled as code is translated */
 const DEFAULT_TB_MIB = 1024;
