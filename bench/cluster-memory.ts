@@ -5,6 +5,9 @@
  * private pages, what an exit would free). Used by the footprint and density benches.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { detectLayout } from '../server/node/cgroups/detect-cgroups';
+import { readMemoryUsage, type MemoryUsage } from '../server/node/cgroups/memory-usage';
 
 export interface Proc { pid: number; ppid: number; cmd: string[] }
 
@@ -61,3 +64,17 @@ export function memoryOf(pid: number): { rssKiB: number; pssKiB: number; ussKiB:
   return { rssKiB, pssKiB, ussKiB };
 }
 
+
+const readOr = (p: string) => { try { return readFileSync(p, 'utf8'); } catch { return ''; } };
+
+/**
+ * The memory of the Pod cgroup a process sits in (a launcher's: its Pod's, QEMU included), or undefined
+ * when it sits in none we can read. `cgroup` is the dir, so callers count each Pod once.
+ */
+export function podCgroupMemoryOf(pid: number): (MemoryUsage & { cgroup: string }) | undefined {
+  const layout = detectLayout(readOr('/proc/self/mounts'), readOr(`/proc/${pid}/cgroup`), (dir) => readOr(join(dir, 'cgroup.controllers')));
+  const dir = layout?.version === 'v1' ? layout.v1?.memory : layout?.v2;
+  if (!layout || !dir || !/\/pod[^/]+$/.test(dir)) return undefined;
+  const usage = readMemoryUsage(dir, layout.version);
+  return usage && { ...usage, cgroup: dir };
+}

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveImage } from '../server/images/image-store';
+import { TCG_TB_SIZE_MIB } from '../lib/kubevirt/tcg';
 
 const POKE_MS = 300;
 
@@ -18,7 +19,7 @@ export interface FloorOptions { imagesDir: string; count: number; rate: number; 
 /** the demo VMI's QEMU arguments as our launcher writes them; `nic` replaces its user network (e.g. a tap) and sets the MAC */
 export function qemuArgs(img: { kernel: string; initrd: string; cmdline?: string }, overlay: string, memory: string, i: number, nic?: { netdev: Record<string, unknown>; mac: string }): string[] {
   return [
-    '-name', `guest=raw_${i}`, '-no-user-config', '-nodefaults', '-machine', 'q35', '-accel', 'tcg,thread=multi', '-cpu', 'max',
+    '-name', `guest=raw_${i}`, '-no-user-config', '-nodefaults', '-machine', 'q35', '-accel', `tcg,thread=multi,tb-size=${TCG_TB_SIZE_MIB}`, '-cpu', 'max',
     '-smp', '1,sockets=1,cores=1,threads=1', '-m', memory.replace(/i$/, ''),
     '-kernel', img.kernel, '-initrd', img.initrd, '-append', img.cmdline ?? 'console=ttyS0',
     '-rtc', 'base=utc,driftfix=slew', '-display', 'none', '-serial', 'stdio',

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeKubectl, type Kubectl } from './support/kubectl';
 import { startLifecycleCluster, type LifecycleCluster } from './support/lifecycle-cluster';
 import { isRunning } from './support/lifecycle-table';
-import { callRest, until } from './support/rest';
+import { callRest, until, VMIS } from './support/rest';
+import { parseQuantity } from '../lib/kubevirt/quantity';
 import { createVM, demoVM, NS, readState } from './support/vm-fixtures';
 
 const BOOT_MS = 120_000;
@@ -88,6 +89,26 @@ describe('the KubeVirt CR', () => {
     expect(wrongType.code).toBe(1);
     expect(wrongType.err).toContain('spec.configuration.migrations.parallelMigrationsPerCluster');
     expect((await kubectl.run('get', 'kv', '-n', 'kubevirt', 'kubevirt', '-o', 'jsonpath={.spec.configuration.developerConfiguration.featureGates}')).out).toBe('["HostDisk"]');
+  });
+
+  it('additionalGuestMemoryOverheadRatio: below 1 is refused with KubeVirt\'s message; 2 doubles the next launcher Pod\'s overhead, not its guest', async () => {
+    const low = await patchConfig({ additionalGuestMemoryOverheadRatio: '0.5' });
+    expect(low.code).toBe(1);
+    expect(low.err).toContain('ratio provided, 0.5, cannot be smaller than 1.0');
+    expect((await patchConfig({ additionalGuestMemoryOverheadRatio: '2' })).code).toBe(0);
+    try {
+      const created = await callRest(c.admin, 'POST', VMIS(NS), { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name: 'vmi-ratio' }, spec: { terminationGracePeriodSeconds: 0, domain: { memory: { guest: '128Mi' }, devices: { disks: [{ name: 'root', disk: { bus: 'virtio' } }] } }, volumes: [{ name: 'root', containerDisk: { image: 'demo' } }] } });
+      expect(created.status).toBe(201);
+      const pod = await until('vmi-ratio launcher Pod', async () => (await callRest(c.admin, 'GET', `/api/v1/namespaces/${NS}/pods?labelSelector=kubevirt.io/created-by=${created.body.metadata.uid}`)).body.items[0]);
+      // 128Mi guest, 1 vCPU, VGA: 150 MiB + 256 KiB of overhead (launcher-pod-resources.ts), doubled in whole kB as KubeVirt does
+      const base = 150 * 2 ** 20 + 256 * 1024;
+      const doubled = base + Math.ceil(base / 1000) * 1000;
+      expect(pod.metadata.annotations['kubevirt.io/memory-overhead-bytes']).toBe(String(doubled));
+      expect(parseQuantity(pod.spec.containers[0].resources.requests.memory)).toBe(128 * 2 ** 20 + doubled);
+    } finally {
+      await callRest(c.admin, 'DELETE', `${VMIS(NS)}/vmi-ratio`);
+      expect((await patchConfig({ additionalGuestMemoryOverheadRatio: null })).code).toBe(0);
+    }
   });
 
   it('parallelMigrationsPerCluster holds a second migration back; raising it lets it go without a restart', async () => {

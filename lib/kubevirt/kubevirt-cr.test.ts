@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enabledFeatureGates, kubeVirtConfigurationCauses } from './kubevirt-cr';
+import { enabledFeatureGates, kubeVirtConfigurationCauses, overheadRatioOf } from './kubevirt-cr';
 
 describe('KubeVirt CR configuration', () => {
   it('a gate is enabled when listed and not disabled', () => {
@@ -20,5 +20,23 @@ describe('KubeVirt CR configuration', () => {
       'spec.configuration.migrations.parallelMigrationsPerCluster', 'spec.configuration.migrations.progressTimeout', 'spec.configuration.migrations.bandwidthPerMigration',
     ]);
     expect(kubeVirtConfigurationCauses({ evictionStrategy: 'Sometimes' as never })[0].message).toBe('Unsupported value: "Sometimes": supported values: "None", "LiveMigrate", "LiveMigrateIfPossible", "External"');
+  });
+
+  it('additionalGuestMemoryOverheadRatio: a float ≥ 1 as a string, refused with KubeVirt\'s messages otherwise', () => {
+    const field = 'spec.configuration.additionalGuestMemoryOverheadRatio';
+    expect(kubeVirtConfigurationCauses({ additionalGuestMemoryOverheadRatio: '1.5' })).toEqual([]);
+    expect(kubeVirtConfigurationCauses({ additionalGuestMemoryOverheadRatio: '1' })).toEqual([]);
+    expect(kubeVirtConfigurationCauses({ additionalGuestMemoryOverheadRatio: '0.9' })).toEqual([{ field, message: 'ratio provided, 0.9, cannot be smaller than 1.0' }]);
+    expect(kubeVirtConfigurationCauses({ additionalGuestMemoryOverheadRatio: 'abc' })).toEqual([{ field, message: 'ratio provided, abc, cannot be parsed into float: strconv.ParseFloat: parsing "abc": invalid syntax' }]);
+    expect(kubeVirtConfigurationCauses({ additionalGuestMemoryOverheadRatio: '' })[0].field).toBe(field);
+  });
+
+  it('overheadRatioOf: the ratio the controller applies (none when unset or not one admission takes)', () => {
+    expect(overheadRatioOf({ additionalGuestMemoryOverheadRatio: '2.25' })).toBe(2.25);
+    expect(overheadRatioOf({ additionalGuestMemoryOverheadRatio: '1e0' })).toBe(1);
+    expect(overheadRatioOf({ additionalGuestMemoryOverheadRatio: '0.5' })).toBeUndefined();
+    expect(overheadRatioOf({ additionalGuestMemoryOverheadRatio: '1.5x' })).toBeUndefined();
+    expect(overheadRatioOf({})).toBeUndefined();
+    expect(overheadRatioOf(undefined)).toBeUndefined();
   });
 });

@@ -37,6 +37,8 @@ export interface KubeVirtConfiguration {
   network?: { defaultNetworkInterface?: string; permitBridgeInterfaceOnPodNetwork?: boolean };
   /** the class of VMs' backend storage claims (persistent TPM / EFI state); unset = the default class */
   vmStateStorageClass?: string;
+  /** a float as a string (KubeVirt's type), ≥ 1: multiplies every launcher Pod's memory overhead */
+  additionalGuestMemoryOverheadRatio?: string;
 }
 
 export interface KubeVirtStatus {
@@ -71,6 +73,25 @@ export function enabledFeatureGates(config: KubeVirtConfiguration | undefined): 
 
 export interface ConfigCause { field: string; message: string }
 
+/** Go's strconv.ParseFloat on decimal input (KubeVirt parses the ratio so): a number, else undefined */
+const FLOAT_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** `additionalGuestMemoryOverheadRatio` as a number when admission would take it (a float ≥ 1), else undefined */
+export function overheadRatioOf(config: KubeVirtConfiguration | undefined): number | undefined {
+  const s = config?.additionalGuestMemoryOverheadRatio;
+  if (typeof s !== 'string' || !FLOAT_RE.test(s)) return undefined;
+  const ratio = Number(s);
+  return ratio >= 1 ? ratio : undefined;
+}
+
+/** KubeVirt's refusals of the ratio (its messages): not a float, or smaller than 1.0 */
+function overheadRatioCauses(config: KubeVirtConfiguration | undefined, field: string): ConfigCause[] {
+  const s = config?.additionalGuestMemoryOverheadRatio;
+  if (s === undefined) return [];
+  if (typeof s !== 'string' || !FLOAT_RE.test(s)) return [{ field, message: `ratio provided, ${String(s)}, cannot be parsed into float: strconv.ParseFloat: parsing ${JSON.stringify(String(s))}: invalid syntax` }];
+  return Number(s) < 1 ? [{ field, message: `ratio provided, ${s}, cannot be smaller than 1.0` }] : [];
+}
+
 const EVICTION: readonly string[] = ['None', 'LiveMigrate', 'LiveMigrateIfPossible', 'External'];
 const BINDINGS: readonly string[] = ['bridge', 'masquerade'];
 const ROLLOUT: readonly string[] = ['Stage', 'LiveUpdate'];
@@ -104,5 +125,6 @@ export function kubeVirtConfigurationCauses(config: KubeVirtConfiguration | unde
   oneOf('evictionStrategy', config?.evictionStrategy, EVICTION);
   oneOf('network.defaultNetworkInterface', config?.network?.defaultNetworkInterface, BINDINGS);
   oneOf('vmRolloutStrategy', config?.vmRolloutStrategy, ROLLOUT);
+  out.push(...overheadRatioCauses(config, `${base}.additionalGuestMemoryOverheadRatio`));
   return out;
 }

@@ -17,6 +17,8 @@ import { MigrationController } from './migration/migration-controller';
 import { migrationSettingsFrom } from './migration/cluster-settings';
 import { KubeVirtController } from './kubevirt/kubevirt-controller';
 import { KUBEVIRT_TS_VERSION } from '../../lib/kubevirt/version';
+import { overheadRatioOf } from '../../lib/kubevirt/kubevirt-cr';
+import type { RenderOptions } from './vmi/render-launcher-pod';
 import { VMIController } from './vmi/vmi-controller';
 import { VMController } from './vm/vm-controller';
 import { SnapshotController } from './snapshot/snapshot-controller';
@@ -49,12 +51,21 @@ export const DEFAULT_METRICS_PORT = 8443;
 
 interface Runnable { run(signal: AbortSignal): Promise<void> }
 
+/** How both the VMI and the migration controller size launcher Pods: the KubeVirt CR's knobs, read per Pod */
+function launcherRender(ctx: ControllerContext): RenderOptions {
+  return {
+    launcherImage: ctx.launcherImage,
+    cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio,
+    overheadRatio: () => overheadRatioOf(ctx.clusterConfig.configuration()),
+  };
+}
+
 const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise<Runnable>> = {
   vmi: (ctx) => {
     const c = new VMIController({
       clients: ctx.clients, recorder: ctx.recorder,
       imageExists: ctx.dataDir ? localImageCheck(dataPaths(ctx.dataDir).images) : undefined,
-      render: { launcherImage: ctx.launcherImage, cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio }, metrics: ctx.metrics?.workQueues,
+      render: launcherRender(ctx), metrics: ctx.metrics?.workQueues,
       vmStateStorageClass: () => ctx.clusterConfig.configuration().vmStateStorageClass, caches: ctx.quotaCaches,
     });
     const m = ctx.metrics;
@@ -64,7 +75,7 @@ const CONTROLLERS: Record<string, (ctx: ControllerContext) => Runnable | Promise
   vm: (ctx) => new VMController({ clients: ctx.clients, recorder: ctx.recorder, metrics: ctx.metrics?.workQueues, configuration: () => ctx.clusterConfig.configuration() }),
   migration: (ctx) => {
     const c = new MigrationController({
-      clients: ctx.clients, recorder: ctx.recorder, render: { launcherImage: ctx.launcherImage, cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio },
+      clients: ctx.clients, recorder: ctx.recorder, render: launcherRender(ctx),
       settings: () => migrationSettingsFrom(ctx.clusterConfig.configuration()), metrics: ctx.metrics?.workQueues, caches: ctx.quotaCaches,
     });
     ctx.metrics?.setMigrationSource(() => c.vmims.list());

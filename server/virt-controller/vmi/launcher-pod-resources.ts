@@ -1,15 +1,17 @@
 /**
- * Launcher Pod resource requests, sized like KubeVirt's renderresources.go (KVM backend), adjusted to
- * what our launcher really runs (one Node.js launcher + QEMU; no libvirt daemons):
+ * Launcher Pod resource requests, sized like KubeVirt's renderresources.go (KVM backend), with the fixed
+ * terms measured on what our launcher Pod runs (one Node.js launcher + QEMU; no libvirt daemons, no
+ * virt-launcher-monitor: our per-VMI bookkeeping lives in virt-handler, outside the Pod):
  *
  *   memory request = (resources.requests.memory ?? memory.guest) + overhead   (no overhead if overcommitGuestOverhead)
- *   overhead       = guest/512 (page tables)                                   KubeVirt: same
- *                  + 25Mi  monitor (handler-side per-VMI bookkeeping)          KubeVirt: virt-launcher-monitor 25Mi
- *                  + 100Mi launcher process (Node.js)                          KubeVirt: virt-launcher 100Mi
- *                  + 50Mi  QEMU fixed cost                                     KubeVirt: QEMU 50Mi (+ virtlogd 25Mi, virtqemud 40Mi: we have none)
- *                  + 8Mi per vCPU                                              KubeVirt: same
- *                  + 8Mi IOThread                                              KubeVirt: same
- *                  + 32Mi VGA when a graphics device is attached               KubeVirt: same
+ *   overhead       = ( guest/512 (page tables)                                KubeVirt: same
+ *                    + 20Mi  launcher process (Node.js)                       KubeVirt: virt-launcher 100Mi + monitor 25Mi
+ *                    + 50Mi  QEMU fixed cost                                  KubeVirt: QEMU 50Mi (+ virtlogd 25Mi, virtqemud 40Mi: we have none)
+ *                    + 32Mi  TCG translation cache (tb-size, lib/kubevirt/tcg.ts) KubeVirt: none (KVM)
+ *                    + 8Mi per vCPU                                           KubeVirt: same
+ *                    + 8Mi IOThread                                           KubeVirt: same
+ *                    + 32Mi VGA when a graphics device is attached )          KubeVirt: same
+ *                    × additionalGuestMemoryOverheadRatio (KubeVirt CR, ≥ 1; in whole kB)  KubeVirt: same
  *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
  *   dedicatedCpuPlacement → cpu requests = limits = vCPUs (+1 with isolateEmulatorThread), memory limit =
  *                           request (Guaranteed QoS).
@@ -17,15 +19,29 @@
  *                           only the overhead (plus any requests.memory beyond the guest), as KubeVirt.
  *   ephemeral-storage request = the emptyDisks' total capacity (their files live in the pod dir), so
  *   the scheduler only picks a node whose disk can hold them ("Insufficient ephemeral-storage").
+ *
+ * Measured 2026-11-26 (bench/density-bench.ts, bench/tcg-tb-size-measure.ts; docs/performance.md "Density"):
+ * a booted 96 MiB demo guest's launcher Pod cgroup (memory.usage_in_bytes / max_usage_in_bytes, all of it
+ * anonymous memory) holds 178–180 MiB, peak 183–209 MiB — this overhead gives it 246 MiB (before: 319;
+ * KubeVirt's own, with its libvirt daemons: 384).
+ * The launcher: USS 9.0–10.3 MiB (RSS ~51 MiB, the rest Node's shared text, charged once per host) →
+ * 20Mi, twice its private memory. QEMU besides guest RAM, translation cache and VGA RAM (smaps): heap
+ * ~10 MiB, a vCPU thread's malloc arena ~16 MiB, the kernel it holds for direct boot ~14 MiB, the rest
+ * ~5 MiB → KubeVirt's 50Mi stands. The translation cache: 66 MiB after a demo boot without a bound (up to
+ * 1 GiB), 32 MiB with tb-size=32, the boot no slower (login median of 6 boots 6.8 → 7.1 s; ±4 s noise on this host).
  */
 import { MIB, formatBinaryQuantity as formatBytes, formatCPUQuantity as formatCPU, parseQuantity } from '../../../lib/kubevirt/quantity';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { AutoLimits } from './auto-resource-limits';
+import { TCG_TB_SIZE_MIB } from '../../../lib/kubevirt/tcg';
 
 export const PAGE_TABLE_DIVISOR = 512;
-export const MONITOR_OVERHEAD = 25 * MIB;
-export const LAUNCHER_OVERHEAD = 100 * MIB;
+/** our Node.js launcher's private memory (USS ~10 MiB measured), twice over */
+export const LAUNCHER_OVERHEAD = 20 * MIB;
+/** QEMU's own memory besides guest RAM, the translation cache and VGA RAM (~45 MiB measured): KubeVirt's figure */
 export const QEMU_OVERHEAD = 50 * MIB;
+/** the TCG translation cache QEMU may fill (it is bounded to this by the launcher's -accel tcg,tb-size) */
+export const TCG_CACHE_OVERHEAD = TCG_TB_SIZE_MIB * MIB;
 export const PER_VCPU_OVERHEAD = 8 * MIB;
 export const IOTHREAD_OVERHEAD = 8 * MIB;
 export const VGA_OVERHEAD = 32 * MIB;
@@ -51,12 +67,16 @@ export function guestMemoryBytes(vmi: VirtualMachineInstance): number {
   return parseQuantity(d?.memory?.guest) ?? parseQuantity(d?.resources?.requests?.memory) ?? parseQuantity(d?.resources?.limits?.memory) ?? DEFAULT_GUEST_MEMORY;
 }
 
-/** Memory the launcher Pod needs on top of guest RAM. */
-export function memoryOverheadBytes(vmi: VirtualMachineInstance): number {
+/**
+ * Memory the launcher Pod needs on top of guest RAM; `ratio` (the KubeVirt CR's
+ * additionalGuestMemoryOverheadRatio, ≥ 1) multiplies it last, in whole kB as KubeVirt does.
+ */
+export function memoryOverheadBytes(vmi: VirtualMachineInstance, ratio = 1): number {
   const graphics = vmi.spec?.domain?.devices?.autoattachGraphicsDevice !== false;
-  const fixed = MONITOR_OVERHEAD + LAUNCHER_OVERHEAD + QEMU_OVERHEAD + IOTHREAD_OVERHEAD;
+  const fixed = LAUNCHER_OVERHEAD + QEMU_OVERHEAD + TCG_CACHE_OVERHEAD + IOTHREAD_OVERHEAD;
   const pageTables = Math.ceil(guestMemoryBytes(vmi) / PAGE_TABLE_DIVISOR);
-  return fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0);
+  const overhead = fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0);
+  return ratio > 1 ? overhead + Math.floor((Math.ceil(overhead / 1000) * (ratio - 1))) * 1000 : overhead;
 }
 
 /** `hugepages-2Mi` / `hugepages-1Gi`: the Kubernetes resource a VMI's hugepages come from (undefined without hugepages). */
@@ -93,8 +113,8 @@ export function emptyDiskBytes(vmi: VirtualMachineInstance): number {
 }
 
 /** requests/limits for the `compute` container; `auto`: the limits a namespace's ResourceQuota asks for (auto-resource-limits.ts) */
-export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO, auto: AutoLimits = {}): LauncherResources {
-  const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi);
+export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO, auto: AutoLimits = {}, overheadRatio = 1): LauncherResources {
+  const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi, overheadRatio);
   const memory = renderMemory(vmi, overheadBytes);
   const cpu = renderCPU(vmi, cpuAllocationRatio);
   const requests: ResourceList = { memory: memory.request, cpu: cpu.request };

@@ -25,9 +25,9 @@ const vmi = (spec: Record<string, unknown>): VirtualMachineInstance => ({ metada
 
 describe('launcher pod sizing', () => {
   it.each([
-    ['128Mi guest, 1 vCPU, VGA', vmi({ domain: { memory: { guest: '128Mi' } } }), 128 * MIB + 256 * 1024 + 223 * MIB],
-    ['1Gi guest, 4 vCPUs, VGA', vmi({ domain: { memory: { guest: '1Gi' }, cpu: { cores: 4 } } }), 1024 * MIB + 2 * MIB + 247 * MIB],
-    ['no graphics', vmi({ domain: { memory: { guest: '1Gi' }, devices: { autoattachGraphicsDevice: false } } }), 1024 * MIB + 2 * MIB + 191 * MIB],
+    ['128Mi guest, 1 vCPU, VGA', vmi({ domain: { memory: { guest: '128Mi' } } }), 128 * MIB + 256 * 1024 + 150 * MIB],
+    ['1Gi guest, 4 vCPUs, VGA', vmi({ domain: { memory: { guest: '1Gi' }, cpu: { cores: 4 } } }), 1024 * MIB + 2 * MIB + 174 * MIB],
+    ['no graphics', vmi({ domain: { memory: { guest: '1Gi' }, devices: { autoattachGraphicsDevice: false } } }), 1024 * MIB + 2 * MIB + 118 * MIB],
   ])('%s → memory request', (_name, v, bytes) => {
     expect(parseQuantity(renderLauncherPod(v).spec!.containers[0].resources!.requests!.memory)).toBe(bytes);
   });
@@ -75,6 +75,24 @@ describe('launcher pod sizing', () => {
     const overhead = memoryOverheadBytes(v);
     expect(parseQuantity(res.limits!.memory)).toBe(1024 * MIB + overhead);
     expect(parseQuantity(res.requests!.memory)).toBe(512 * MIB + overhead);
+  });
+
+  it('the KubeVirt CR\'s additionalGuestMemoryOverheadRatio multiplies the overhead (whole kB), on request and limit, never the guest', () => {
+    const v = vmi({ domain: { memory: { guest: '1Gi' }, resources: { limits: { memory: '1Gi' } } } });
+    const overhead = memoryOverheadBytes(v);
+    const res = renderLauncherPod(v, { overheadRatio: () => 1.5 }).spec!.containers[0].resources!;
+    const grown = overhead + Math.floor(Math.ceil(overhead / 1000) * 0.5) * 1000;
+    expect(memoryOverheadBytes(v, 1.5)).toBe(grown);
+    expect(parseQuantity(res.requests!.memory)).toBe(1024 * MIB + grown);
+    expect(parseQuantity(res.limits!.memory)).toBe(1024 * MIB + grown);
+    // unset (or 1): the overhead as computed
+    expect(parseQuantity(renderLauncherPod(v, { overheadRatio: () => undefined }).spec!.containers[0].resources!.requests!.memory)).toBe(1024 * MIB + overhead);
+    expect(memoryOverheadBytes(v, 1)).toBe(overhead);
+  });
+
+  it('overcommitGuestOverhead: no overhead on the request, whatever the ratio', () => {
+    const v = vmi({ domain: { memory: { guest: '1Gi' }, resources: { overcommitGuestOverhead: true } } });
+    expect(renderLauncherPod(v, { overheadRatio: () => 3 }).spec!.containers[0].resources!.requests!.memory).toBe('1Gi');
   });
 
   it('requests the emptyDisks total as ephemeral-storage (none without emptyDisks)', () => {

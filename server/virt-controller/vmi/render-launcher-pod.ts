@@ -23,6 +23,8 @@ export interface RenderOptions {
   launcherImage?: string;
   /** the KubeVirt CR's `developerConfiguration.cpuAllocationRatio`, read per Pod (default 10: 100m per vCPU) */
   cpuAllocationRatio?: () => number | undefined;
+  /** the KubeVirt CR's `additionalGuestMemoryOverheadRatio` (admitted: ≥ 1), read per Pod; multiplies the memory overhead */
+  overheadRatio?: () => number | undefined;
   /** the limits a namespace's ResourceQuota asks for (KubeVirt's automatic resource limits) */
   autoLimits?: (vmi: VirtualMachineInstance) => AutoLimits;
 }
@@ -97,7 +99,7 @@ function validRatio(r: number | undefined): number | undefined {
 
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
-  const resources = renderLauncherResources(vmi, validRatio(opts.cpuAllocationRatio?.()), opts.autoLimits?.(vmi));
+  const resources = renderLauncherResources(vmi, validRatio(opts.cpuAllocationRatio?.()), opts.autoLimits?.(vmi), opts.overheadRatio?.());
   const claims = launcherClaimVolumes(vmi);
   // cluster mode: a real kubelet never reads the annotation, and a process kubelet standing in for
   // one (kv up --bare) must not either — the launcher finds the disk in the node's image store

@@ -5,6 +5,7 @@ import { parseBytes, parseQuantity } from './quantity';
 import { clockMachineOptions, cpuFeatureFlags } from './qemu-args-clock';
 import { renderJson } from './qemu-opts';
 import { VIRTIO_MEM_BACKEND_ID, VIRTIO_MEM_ID, virtioMemPlan, type VirtioMemPlan } from '../../../lib/kubevirt/memory-hotplug';
+import { TCG_TB_SIZE_MIB } from '../../../lib/kubevirt/tcg';
 
 const MACHINE_TYPES = /^(q35|pc|pc-q35-[0-9.]+|pc-i440fx-[0-9.]+)$/;
 const CPU_MODEL = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -26,7 +27,8 @@ export function renderMachineArgs(input: ConverterInput, opts: { secureBoot: boo
   if (acpiOff) machine.push('acpi=off');
   machine.push(...clockMachineOptions(input));
   if (input.vmi.spec.domain.memory?.hugepages) machine.push(`memory-backend=${GUEST_RAM_ID}`);
-  const accel = input.accel === 'kvm' ? 'kvm' : 'tcg,thread=multi';
+  // TCG: the translation cache bounded (lib/kubevirt/tcg.ts), so QEMU's memory stays within the Pod's overhead
+  const accel = input.accel === 'kvm' ? 'kvm' : `tcg,thread=multi,tb-size=${TCG_TB_SIZE_MIB}`;
   return ['-machine', machine.join(','), '-accel', accel];
 }
 
