@@ -10,9 +10,11 @@
  * Launcher Pods request 1/cpuAllocationRatio of a CPU per vCPU (KubeVirt's default 10: 100m), so two
  * nodes of one allocatable CPU each place about 20; the bench sets the KubeVirt CR's
  * `developerConfiguration.cpuAllocationRatio` (`--cpu-allocation-ratio`, default 100: 10m) as an
- * operator overcommitting a node would, and says so in its output.
+ * operator overcommitting a node would, and says so in its output. `--memory-overcommit` (percent, default
+ * 100: none) sets `developerConfiguration.memoryOvercommit` the same way: a launcher Pod then requests
+ * guest × 100 / it plus the overhead (KubeVirt's rule); the bench prints the request beside what a Pod uses.
  * Memory is read `--settle` seconds after the last batch is Running (Running is QEMU started, not the guest booted).
- * Usage: node --import tsx bench/density-bench.ts [--target 100] [--batch 10] [--memory 96Mi] [--cpu-allocation-ratio 100] [--settle 10]
+ * Usage: node --import tsx bench/density-bench.ts [--target 100] [--batch 10] [--memory 96Mi] [--cpu-allocation-ratio 100] [--memory-overcommit 100] [--settle 10]
  * (KV_POD_NETWORK as the environment says; 0 leaves the host's nftables alone)
  */
 import { parseArgs } from 'node:util';
@@ -26,8 +28,9 @@ import { mintLoginLink } from '../server/console/login-link';
 import { KUBEVIRT_CR_NAME, KUBEVIRT_CR_NAMESPACE } from '../lib/kubevirt/kubevirt-cr';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 
-const { values: flags } = parseArgs({ options: { target: { type: 'string', default: '100' }, batch: { type: 'string', default: '10' }, memory: { type: 'string', default: '96Mi' }, 'cpu-allocation-ratio': { type: 'string', default: '100' }, settle: { type: 'string', default: '10' } } });
+const { values: flags } = parseArgs({ options: { target: { type: 'string', default: '100' }, batch: { type: 'string', default: '10' }, memory: { type: 'string', default: '96Mi' }, 'cpu-allocation-ratio': { type: 'string', default: '100' }, 'memory-overcommit': { type: 'string', default: '100' }, settle: { type: 'string', default: '10' } } });
 const CPU_ALLOCATION_RATIO = Number(flags['cpu-allocation-ratio']);
+const MEMORY_OVERCOMMIT = Number(flags['memory-overcommit']);
 /** the halted VM whose row the console must update: named to sort first, so the list (virtualized: only rows in view exist) renders it */
 const PROBE = 'aa-probe';
 const TARGET = Number(flags.target);
@@ -147,15 +150,18 @@ async function main(): Promise<void> {
     const k = makeKubeClients(makeKubeConfig({ server: cluster.access.server, token: cluster.access.token, caPem: cluster.access.ca }));
     await k.custom.patchNamespacedCustomObject({
       group: 'kubevirt.io', version: 'v1', namespace: KUBEVIRT_CR_NAMESPACE, plural: 'kubevirts', name: KUBEVIRT_CR_NAME,
-      body: { spec: { configuration: { developerConfiguration: { cpuAllocationRatio: CPU_ALLOCATION_RATIO } } } },
+      body: { spec: { configuration: { developerConfiguration: { cpuAllocationRatio: CPU_ALLOCATION_RATIO, memoryOvercommit: MEMORY_OVERCOMMIT } } } },
     }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch));
-    console.log(`KubeVirt CR: developerConfiguration.cpuAllocationRatio ${CPU_ALLOCATION_RATIO} (a launcher Pod requests ${Math.round(1000 / CPU_ALLOCATION_RATIO)}m per vCPU)`);
+    console.log(`KubeVirt CR: developerConfiguration.cpuAllocationRatio ${CPU_ALLOCATION_RATIO} (a launcher Pod requests ${Math.round(1000 / CPU_ALLOCATION_RATIO)}m per vCPU), memoryOvercommit ${MEMORY_OVERCOMMIT} %`);
     const { running, stoppedBy, seconds } = await fill(k);
     console.log(`density: ${running} guests of ${flags.memory} Running at once (target ${TARGET})${stoppedBy ? `; stopped by ${stoppedBy}` : ''}; batches of ${BATCH} took median ${median(seconds).toFixed(1)} s`);
     await sleep(Number(flags.settle) * 1000); // guests booted, launchers settled
     const b = await booted(k);
     console.log(`guests booted (guest agent connected): ${b.agent} of ${b.running} Running — a guest too small for its kernel and initrd never gets there`);
     memory(cluster.dataDir);
+    const pods = await k.core.listNamespacedPod({ namespace: NS, labelSelector: 'kubevirt.io=virt-launcher' });
+    const requests = pods.items.map((p) => p.spec?.containers.find((c) => c.name === 'compute')?.resources?.requests?.memory).filter((m) => m !== undefined);
+    console.log(`launcher Pod memory request: ${[...new Set(requests)].join(', ')} (${requests.length} Pods)`);
     const live = await listLiveness(cluster, k);
     console.log(`console VM list with ${running} running: API write → row updated ${live.map((t) => t.toFixed(0)).join(', ')} ms (median ${median(live).toFixed(0)}; goal ≤ 300 ms)`);
   } finally {

@@ -24,7 +24,7 @@ export interface KubeVirtMigrationConfiguration {
 export type EvictionStrategyValue = 'None' | 'LiveMigrate' | 'LiveMigrateIfPossible' | 'External';
 
 export interface KubeVirtConfiguration {
-  developerConfiguration?: { featureGates?: string[]; disabledFeatureGates?: string[]; useEmulation?: boolean; cpuAllocationRatio?: number };
+  developerConfiguration?: { featureGates?: string[]; disabledFeatureGates?: string[]; useEmulation?: boolean; cpuAllocationRatio?: number; memoryOvercommit?: number };
   migrations?: KubeVirtMigrationConfiguration;
   evictionStrategy?: EvictionStrategyValue;
   vmRolloutStrategy?: 'Stage' | 'LiveUpdate';

@@ -57,6 +57,7 @@ function launcherRender(ctx: ControllerContext): RenderOptions {
     launcherImage: ctx.launcherImage,
     cpuAllocationRatio: () => ctx.clusterConfig.configuration().developerConfiguration?.cpuAllocationRatio,
     overheadRatio: () => overheadRatioOf(ctx.clusterConfig.configuration()),
+    memoryOvercommit: () => ctx.clusterConfig.configuration().developerConfiguration?.memoryOvercommit,
   };
 }
 

@@ -3,7 +3,9 @@
  * terms measured on what our launcher Pod runs (one Node.js launcher + QEMU; no libvirt daemons, no
  * virt-launcher-monitor: our per-VMI bookkeeping lives in virt-handler, outside the Pod):
  *
- *   memory request = (resources.requests.memory ?? memory.guest) + overhead   (no overhead if overcommitGuestOverhead)
+ *   memory request = (resources.requests.memory ?? memory.guest × 100 / memoryOvercommit) + overhead
+ *                    (memoryOvercommit: the KubeVirt CR's developerConfiguration, percent, default 100, as
+ *                    KubeVirt's WithMemoryRequests; no overhead if overcommitGuestOverhead)
  *   overhead       = ( guest/512 (page tables)                                KubeVirt: same
  *                    + 20Mi  launcher process (Node.js)                       KubeVirt: virt-launcher 100Mi + monitor 25Mi
  *                    + 50Mi  QEMU fixed cost                                  KubeVirt: QEMU 50Mi (+ virtlogd 25Mi, virtqemud 40Mi: we have none)
@@ -85,9 +87,18 @@ export function hugepagesResource(vmi: VirtualMachineInstance): string | undefin
   return size ? `hugepages-${size}` : undefined;
 }
 
-function renderMemory(vmi: VirtualMachineInstance, overheadBytes: number): { request: string; limit?: string } {
+/**
+ * The guest part of the memory request when the VMI asks for none: memory.guest (else the hugepage
+ * size, as KubeVirt), scaled by memoryOvercommit percent — 150 requests two thirds of it (bytes floored).
+ */
+function requestedGuestBytes(vmi: VirtualMachineInstance, memoryOvercommit: number): number {
+  const guest = guestMemoryBytes(vmi);
+  return memoryOvercommit === 100 ? guest : Math.floor((guest * 100) / memoryOvercommit);
+}
+
+function renderMemory(vmi: VirtualMachineInstance, overheadBytes: number, memoryOvercommit: number): { request: string; limit?: string } {
   const res = vmi.spec?.domain?.resources ?? {};
-  const asked = parseQuantity(res.requests?.memory) ?? guestMemoryBytes(vmi);
+  const asked = parseQuantity(res.requests?.memory) ?? parseQuantity(res.limits?.memory) ?? requestedGuestBytes(vmi, memoryOvercommit);
   // hugepages hold the guest RAM: ordinary memory is the overhead and whatever was asked beyond the guest
   const base = hugepagesResource(vmi) ? Math.max(0, asked - guestMemoryBytes(vmi)) : asked;
   const request = formatBytes(base + overheadBytes);
@@ -112,11 +123,25 @@ export function emptyDiskBytes(vmi: VirtualMachineInstance): number {
   return (vmi.spec?.volumes ?? []).reduce((sum, v) => sum + (v.emptyDisk ? (parseQuantity(v.emptyDisk.capacity) ?? 0) : 0), 0);
 }
 
-/** requests/limits for the `compute` container; `auto`: the limits a namespace's ResourceQuota asks for (auto-resource-limits.ts) */
-export function renderLauncherResources(vmi: VirtualMachineInstance, cpuAllocationRatio = DEFAULT_CPU_ALLOCATION_RATIO, auto: AutoLimits = {}, overheadRatio = 1): LauncherResources {
-  const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi, overheadRatio);
-  const memory = renderMemory(vmi, overheadBytes);
-  const cpu = renderCPU(vmi, cpuAllocationRatio);
+/** The cluster's sizing knobs (KubeVirt CR), each optional. */
+export interface LauncherSizing {
+  /** developerConfiguration.cpuAllocationRatio (default 10: 100m per vCPU) */
+  cpuAllocationRatio?: number;
+  /** the limits a namespace's ResourceQuota asks for (auto-resource-limits.ts) */
+  auto?: AutoLimits;
+  /** additionalGuestMemoryOverheadRatio (≥ 1; default 1) */
+  overheadRatio?: number;
+  /** developerConfiguration.memoryOvercommit, percent (default 100; KubeVirt ignores a value ≤ 0) */
+  memoryOvercommit?: number;
+}
+
+/** requests/limits for the `compute` container */
+export function renderLauncherResources(vmi: VirtualMachineInstance, sizing: LauncherSizing = {}): LauncherResources {
+  const auto = sizing.auto ?? {};
+  const overcommit = sizing.memoryOvercommit !== undefined && Number.isInteger(sizing.memoryOvercommit) && sizing.memoryOvercommit > 0 ? sizing.memoryOvercommit : 100;
+  const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi, sizing.overheadRatio ?? 1);
+  const memory = renderMemory(vmi, overheadBytes, overcommit);
+  const cpu = renderCPU(vmi, sizing.cpuAllocationRatio ?? DEFAULT_CPU_ALLOCATION_RATIO);
   const requests: ResourceList = { memory: memory.request, cpu: cpu.request };
   const hugepages = hugepagesResource(vmi);
   const disks = emptyDiskBytes(vmi);

@@ -90,6 +90,22 @@ describe('launcher pod sizing', () => {
     expect(memoryOverheadBytes(v, 1)).toBe(overhead);
   });
 
+  it('the KubeVirt CR\'s memoryOvercommit scales the guest part of a request the VMI did not give (KubeVirt\'s WithMemoryRequests), never the overhead', () => {
+    const v = vmi({ domain: { memory: { guest: '96Mi' } } });
+    const overhead = memoryOverheadBytes(v);
+    const request = (o?: number) => parseQuantity(renderLauncherPod(v, { memoryOvercommit: () => o }).spec!.containers[0].resources!.requests!.memory);
+    expect(request(150)).toBe(64 * MIB + overhead);
+    expect(request(200)).toBe(48 * MIB + overhead);
+    expect(request(333)).toBe(Math.floor((96 * MIB * 100) / 333) + overhead); // bytes floored, as KubeVirt's integer division
+    // unset, 100, or invalid (KubeVirt refuses ≤ 0 and keeps the default): the guest as it is
+    for (const o of [undefined, 100, 0, -150]) expect(request(o)).toBe(96 * MIB + overhead);
+    // a request the VMI gives, or a limit standing in for it, is not scaled
+    const asked = vmi({ domain: { memory: { guest: '96Mi' }, resources: { requests: { memory: '80Mi' } } } });
+    expect(parseQuantity(renderLauncherPod(asked, { memoryOvercommit: () => 200 }).spec!.containers[0].resources!.requests!.memory)).toBe(80 * MIB + overhead);
+    const limited = vmi({ domain: { memory: { guest: '96Mi' }, resources: { limits: { memory: '128Mi' } } } });
+    expect(parseQuantity(renderLauncherPod(limited, { memoryOvercommit: () => 200 }).spec!.containers[0].resources!.requests!.memory)).toBe(128 * MIB + overhead);
+  });
+
   it('overcommitGuestOverhead: no overhead on the request, whatever the ratio', () => {
     const v = vmi({ domain: { memory: { guest: '1Gi' }, resources: { overcommitGuestOverhead: true } } });
     expect(renderLauncherPod(v, { overheadRatio: () => 3 }).spec!.containers[0].resources!.requests!.memory).toBe('1Gi');

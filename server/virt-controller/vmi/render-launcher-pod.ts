@@ -25,6 +25,8 @@ export interface RenderOptions {
   cpuAllocationRatio?: () => number | undefined;
   /** the KubeVirt CR's `additionalGuestMemoryOverheadRatio` (admitted: ≥ 1), read per Pod; multiplies the memory overhead */
   overheadRatio?: () => number | undefined;
+  /** the KubeVirt CR's `developerConfiguration.memoryOvercommit` (percent), read per Pod: the guest part of the memory request is guest × 100 / it */
+  memoryOvercommit?: () => number | undefined;
   /** the limits a namespace's ResourceQuota asks for (KubeVirt's automatic resource limits) */
   autoLimits?: (vmi: VirtualMachineInstance) => AutoLimits;
 }
@@ -99,7 +101,9 @@ function validRatio(r: number | undefined): number | undefined {
 
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
-  const resources = renderLauncherResources(vmi, validRatio(opts.cpuAllocationRatio?.()), opts.autoLimits?.(vmi), opts.overheadRatio?.());
+  const resources = renderLauncherResources(vmi, {
+    cpuAllocationRatio: validRatio(opts.cpuAllocationRatio?.()), auto: opts.autoLimits?.(vmi), overheadRatio: opts.overheadRatio?.(), memoryOvercommit: opts.memoryOvercommit?.(),
+  });
   const claims = launcherClaimVolumes(vmi);
   // cluster mode: a real kubelet never reads the annotation, and a process kubelet standing in for
   // one (kv up --bare) must not either — the launcher finds the disk in the node's image store
