@@ -4,7 +4,7 @@
  * namespace with quotas changes (a quota, or an object of a kind one of its quotas counts: a Pod
  * for pods/cpu/memory/…, a claim for requests.storage, a ConfigMap for count/configmaps…) and
  * every 30 s. Other writes (Events, Leases, …) do not wake it, nor does the echo of its own status
- * write (kube's controller recounts on it too; the count cannot have changed by it).
+ * write (kube's ignores any quota update keeping spec.hard; we still recount on others' status writes).
  */
 import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
 import { objectKey, objectPrefix, parseKey } from '../rest/codec/object-codec';
