@@ -48,7 +48,7 @@ describe('the quota controller wakes only for kinds its quotas count', () => {
   });
 
   it('30 Events in a namespace whose quota counts Pods cause no recount', async () => {
-    await new Promise((res) => setTimeout(res, 200)); // the controller's echo of its own status write
+    await new Promise((res) => setTimeout(res, 200)); // let the setup's writes settle
     podLists = 0;
     for (let i = 0; i < 30; i++) expect((await t.call('POST', `/api/v1/namespaces/${NS}/events`, event(i))).status).toBe(201);
     // a quota write after them: once its status shows, the watch has delivered every Event before it
