@@ -1,7 +1,7 @@
 'use client';
 /**
  * Settings: the cluster's KubeVirt CR (kubevirt/kubevirt) as a form — feature gates, migration
- * limits, eviction strategy — with its status. Saving sends a merge patch of what changed; the
+ * limits, eviction strategy, the launcher Pods' memory overhead ratio — with its status. Saving sends a merge patch of what changed; the
  * server's refusal (admission, schema) is shown with its message. Checked here first with the same
  * rules the server applies.
  */
@@ -65,7 +65,7 @@ export function KubeVirtSettings() {
       setSaving(false);
     }
   };
-  const mig = (k: keyof typeof SETTINGS_DEFAULTS) => ({ value: form[k], onChange: set(k), placeholder: SETTINGS_DEFAULTS[k], error: errors[`migrations.${k}`] });
+  const mig = (k: Exclude<keyof typeof SETTINGS_DEFAULTS, 'additionalGuestMemoryOverheadRatio'>) => ({ value: form[k], onChange: set(k), placeholder: SETTINGS_DEFAULTS[k], error: errors[`migrations.${k}`] });
   return (
     <form className="flex max-w-2xl flex-col gap-4" onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <Status cr={cr} />
@@ -92,6 +92,13 @@ export function KubeVirtSettings() {
           {['None', 'LiveMigrate', 'LiveMigrateIfPossible', 'External'].map((s) => <option key={s} value={s}>{s}</option>)}
         </select>
       </label>
+      <Text
+        label="Guest memory overhead ratio"
+        value={form.additionalGuestMemoryOverheadRatio}
+        onChange={set('additionalGuestMemoryOverheadRatio')}
+        placeholder={SETTINGS_DEFAULTS.additionalGuestMemoryOverheadRatio}
+        error={errors.additionalGuestMemoryOverheadRatio}
+      />
       <div className="flex gap-2">
         <Button type="submit" variant="primary" disabled={!patch || saving || Object.keys(errors).length > 0}>{saving ? 'Saving…' : 'Save'}</Button>
         <Button onClick={() => { setDirty(false); setForm(settingsFormOf(cr)); }} disabled={!dirty}>Reset</Button>

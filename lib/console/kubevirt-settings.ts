@@ -15,10 +15,12 @@ export interface SettingsForm {
   allowPostCopy: boolean;
   allowAutoConverge: boolean;
   evictionStrategy: string;
+  /** a float ≥ 1 as text (KubeVirt keeps it a string); '' = unset: the overhead as computed */
+  additionalGuestMemoryOverheadRatio: string;
 }
 
 /** What KubeVirt uses when the CR says nothing (shown as placeholders). */
-export const SETTINGS_DEFAULTS = { parallelMigrationsPerCluster: '5', parallelOutboundMigrationsPerNode: '2', bandwidthPerMigration: '0 (unlimited)', completionTimeoutPerGiB: '150', progressTimeout: '150' };
+export const SETTINGS_DEFAULTS = { parallelMigrationsPerCluster: '5', parallelOutboundMigrationsPerNode: '2', bandwidthPerMigration: '0 (unlimited)', completionTimeoutPerGiB: '150', progressTimeout: '150', additionalGuestMemoryOverheadRatio: '1 (the overhead as computed)' };
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
@@ -35,6 +37,7 @@ export function settingsFormOf(cr: KubeVirt | undefined): SettingsForm {
     allowPostCopy: m.allowPostCopy ?? false,
     allowAutoConverge: m.allowAutoConverge ?? false,
     evictionStrategy: c.evictionStrategy ?? '',
+    additionalGuestMemoryOverheadRatio: text(c.additionalGuestMemoryOverheadRatio),
   };
 }
 
@@ -56,6 +59,7 @@ function configurationOf(f: SettingsForm): Record<string, unknown> {
       allowAutoConverge: f.allowAutoConverge,
     },
     evictionStrategy: f.evictionStrategy === '' ? null : f.evictionStrategy,
+    additionalGuestMemoryOverheadRatio: f.additionalGuestMemoryOverheadRatio.trim() === '' ? null : f.additionalGuestMemoryOverheadRatio.trim(),
   };
 }
 

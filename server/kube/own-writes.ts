@@ -31,3 +31,47 @@ export class OwnWrites {
     this.replaced.delete(key);
   }
 }
+
+/**
+ * The watch echoes of our own writes, for a controller that recounts on every change of an object
+ * it also writes (the quota controller and its status): without this, each of its writes costs one
+ * more recount. Events of a key arriving while our write of it is in flight are held until the write
+ * ends and tells its version. One write per key at a time.
+ */
+export class OwnEchoes {
+  /** key → versions seen while our write of it was in flight */
+  private readonly inFlight = new Map<string, string[]>();
+  /** key → the version our last write made, its event not seen yet */
+  private readonly written = new Map<string, string>();
+
+  /** our write of `key` starts */
+  begin(key: string): void {
+    this.inFlight.set(key, []);
+  }
+
+  /**
+   * Our write of `key` ended, making `version` (undefined: it failed). Answers whether an event held
+   * meanwhile was someone else's change: the caller acts on it now.
+   */
+  end(key: string, version: string | undefined): boolean {
+    const seen = this.inFlight.get(key) ?? [];
+    this.inFlight.delete(key);
+    if (version !== undefined && !seen.includes(version)) this.written.set(key, version);
+    return seen.some((v) => v !== version);
+  }
+
+  /** an event of `key` at `version`: whether to act on it (false: the echo of our write, or held until it ends) */
+  isOthers(key: string, version: string): boolean {
+    const seen = this.inFlight.get(key);
+    if (seen) { seen.push(version); return false; }
+    if (this.written.get(key) !== version) return true;
+    this.written.delete(key);
+    return false;
+  }
+
+  /** a new watch: its events are no echoes we wait for */
+  clear(): void {
+    this.inFlight.clear();
+    this.written.clear();
+  }
+}

@@ -3,10 +3,12 @@
  * and status.used is the namespace's usage of those resources, recomputed when anything in a
  * namespace with quotas changes (a quota, or an object of a kind one of its quotas counts: a Pod
  * for pods/cpu/memory/…, a claim for requests.storage, a ConfigMap for count/configmaps…) and
- * every 30 s. Other writes (Events, Leases, …) do not wake it.
+ * every 30 s. Other writes (Events, Leases, …) do not wake it, nor does the echo of its own status
+ * write (kube's ignores any quota update keeping spec.hard; we still recount on others' status writes).
  */
 import { SYSTEM_USER, type ApiContext } from '../rest/api-context';
-import { objectPrefix, parseKey } from '../rest/codec/object-codec';
+import { objectKey, objectPrefix, parseKey } from '../rest/codec/object-codec';
+import { OwnEchoes } from '../../kube/own-writes';
 import type { ApiObject } from '../rest/types/api-object';
 import { updateObject } from '../rest/write/update-object';
 import { committedUsage, namespaceObjects, namespaceQuotas, RESOURCE_QUOTAS, type NamespaceObjects, type StoredQuota } from '../rest/write/quota-kinds/quota-ledger';
@@ -32,6 +34,7 @@ export function startQuotaController(ctx: ApiContext): () => void {
   const log = ctx.log.child({ controller: 'resourcequota' });
   const queue = new KeyQueue((ns) => syncNamespace(ns), (ns, err) => log.warn({ namespace: ns, err: String(err) }, 'quota sync failed'));
   const quotaPrefix = objectPrefix(RESOURCE_QUOTAS);
+  const echoes = new OwnEchoes();
 
   async function syncNamespace(namespace: string): Promise<void> {
     const rt = ctx.registry.find('', 'v1', 'resourcequotas')!;
@@ -39,12 +42,19 @@ export function startQuotaController(ctx: ApiContext): () => void {
     for (const { stored, quota } of namespaceQuotas(ctx.store, namespace)) {
       const status = desiredQuotaStatus(ctx, namespace, stored, quota, objects);
       if (sameStatus(stored.status, status)) continue;
+      const key = objectKey(RESOURCE_QUOTAS, namespace, quota.name);
+      let version: string | undefined;
+      echoes.begin(key);
       try {
-        await updateObject(ctx, { rt, namespace, name: quota.name, subresource: 'status', mutate: (o: ApiObject) => {
+        const written = await updateObject(ctx, { rt, namespace, name: quota.name, subresource: 'status', mutate: (o: ApiObject) => {
           delete o.metadata.resourceVersion;
           return { ...o, status: desiredQuotaStatus(ctx, namespace, o as StoredQuota, quota) };
         } }, WRITE);
-      } catch (err) { if (!isGone(err)) throw err; }
+        version = written.object.metadata.resourceVersion;
+      } catch (err) { if (!isGone(err)) throw err; } finally {
+        // someone else wrote the quota while we did: recount for them
+        if (echoes.end(key, version)) queue.add(namespace);
+      }
     }
   }
 
@@ -67,6 +77,7 @@ export function startQuotaController(ctx: ApiContext): () => void {
     if (stopped) return;
     abort = new AbortController();
     tracked.clear();
+    echoes.clear();
     const from = ctx.store.currentRevision();
     resyncAll();
     ctx.store.watch('/registry/', {
@@ -75,7 +86,11 @@ export function startQuotaController(ctx: ApiContext): () => void {
         const key = parseKey(e.kv.key);
         const ns = key?.namespace;
         if (!key || !ns) return;
-        if (key.group === '' && key.resource === RESOURCE_QUOTAS.resource) tracked.delete(ns);
+        if (key.group === '' && key.resource === RESOURCE_QUOTAS.resource) {
+          // the echo of our own status write changes nothing we count
+          if (e.type !== 'DELETED' && !echoes.isOthers(e.kv.key, String(e.kv.modRevision))) return;
+          tracked.delete(ns);
+        }
         if (!hasQuotas(ns)) { tracked.delete(ns); return; }
         if (countsKind(trackedIn(ns), key.group, key.resource)) queue.add(ns);
       },

@@ -147,8 +147,7 @@ describe('create: schema and namespace state', () => {
     expect((await t.call('DELETE', '/api/v1/namespaces/closing')).status).toBe(200);
     const r = await t.call('POST', '/api/v1/namespaces/closing/configmaps', cm('after'));
     expect(r.status).toBe(403);
-    // kube prefixes 'configmaps "after" is forbidden: ' (NamespaceLifecycle); we do not yet
-    expect(r.body.message).toContain('unable to create new content in namespace closing because it is being terminated');
+    expect(r.body.message).toBe('configmaps "after" is forbidden: unable to create new content in namespace closing because it is being terminated');
   });
 });
 

@@ -3,20 +3,24 @@
  * terms measured on what our launcher Pod runs (one Node.js launcher + QEMU; no libvirt daemons, no
  * virt-launcher-monitor: our per-VMI bookkeeping lives in virt-handler, outside the Pod):
  *
- *   memory request = (resources.requests.memory ?? memory.guest × 100 / memoryOvercommit) + overhead
- *                    (memoryOvercommit: the KubeVirt CR's developerConfiguration, percent, default 100, as
- *                    KubeVirt's WithMemoryRequests; no overhead if overcommitGuestOverhead)
+ *   memory request = (resources.requests.memory ?? resources.limits.memory ?? memory.guest × 100 / memoryOvercommit)
+ *                    + overhead (memoryOvercommit: the KubeVirt CR's developerConfiguration, percent, default
+ *                    100, as KubeVirt's WithMemoryRequests; no overhead if overcommitGuestOverhead)
+ *   memory limit   = resources.limits.memory + overhead (overcommitGuestOverhead too: only the request is overcommitted)
  *   overhead       = ( guest/512 (page tables)                                KubeVirt: same
  *                    + 20Mi  launcher process (Node.js)                       KubeVirt: virt-launcher 100Mi + monitor 25Mi
  *                    + 50Mi  QEMU fixed cost                                  KubeVirt: QEMU 50Mi (+ virtlogd 25Mi, virtqemud 40Mi: we have none)
  *                    + 32Mi  TCG translation cache (tb-size, lib/kubevirt/tcg.ts) KubeVirt: none (KVM)
  *                    + 8Mi per vCPU                                           KubeVirt: same
  *                    + 8Mi IOThread                                           KubeVirt: same
- *                    + 32Mi VGA when a graphics device is attached )          KubeVirt: same
+ *                    + 32Mi VGA when a graphics device is attached            KubeVirt: same
+ *                    + 100Mi dedicated CPUs or Guaranteed QoS asked for        KubeVirt: same (requests = limits for
+ *                            (cpu and memory requests = limits)                   both cpu and memory, non-zero) )
  *                    × additionalGuestMemoryOverheadRatio (KubeVirt CR, ≥ 1; in whole kB)  KubeVirt: same
  *   cpu request    = resources.requests.cpu ?? vCPUs / cpuAllocationRatio (10 → 100m per vCPU)
  *   dedicatedCpuPlacement → cpu requests = limits = vCPUs (+1 with isolateEmulatorThread), memory limit =
- *                           request (Guaranteed QoS).
+ *                           the request before overhead, plus overhead (Guaranteed QoS; with
+ *                           overcommitGuestOverhead the limit keeps the overhead, the request not, as KubeVirt).
  *   memory.hugepages      → hugepages-<size> requests = limits = guest memory; the memory request keeps
  *                           only the overhead (plus any requests.memory beyond the guest), as KubeVirt.
  *   ephemeral-storage request = the emptyDisks' total capacity (their files live in the pod dir), so
@@ -47,6 +51,8 @@ export const TCG_CACHE_OVERHEAD = TCG_TB_SIZE_MIB * MIB;
 export const PER_VCPU_OVERHEAD = 8 * MIB;
 export const IOTHREAD_OVERHEAD = 8 * MIB;
 export const VGA_OVERHEAD = 32 * MIB;
+/** KubeVirt's extra for a VMI with dedicated CPUs or one asking for Guaranteed QoS */
+export const GUARANTEED_OVERHEAD = 100 * MIB;
 export const DEFAULT_CPU_ALLOCATION_RATIO = 10;
 export const DEFAULT_GUEST_MEMORY = 128 * MIB;
 
@@ -69,6 +75,17 @@ export function guestMemoryBytes(vmi: VirtualMachineInstance): number {
   return parseQuantity(d?.memory?.guest) ?? parseQuantity(d?.resources?.requests?.memory) ?? parseQuantity(d?.resources?.limits?.memory) ?? DEFAULT_GUEST_MEMORY;
 }
 
+/** KubeVirt's WantsToHaveQOSGuaranteed: non-zero cpu and memory requests, each equal to its limit. */
+export function wantsGuaranteedQOS(vmi: VirtualMachineInstance): boolean {
+  const res = vmi.spec?.domain?.resources ?? {};
+  const same = (name: 'cpu' | 'memory'): boolean => {
+    const req = parseQuantity(res.requests?.[name]);
+    const lim = parseQuantity(res.limits?.[name]);
+    return req !== undefined && req !== 0 && req === lim;
+  };
+  return same('memory') && same('cpu');
+}
+
 /**
  * Memory the launcher Pod needs on top of guest RAM; `ratio` (the KubeVirt CR's
  * additionalGuestMemoryOverheadRatio, ≥ 1) multiplies it last, in whole kB as KubeVirt does.
@@ -77,7 +94,8 @@ export function memoryOverheadBytes(vmi: VirtualMachineInstance, ratio = 1): num
   const graphics = vmi.spec?.domain?.devices?.autoattachGraphicsDevice !== false;
   const fixed = LAUNCHER_OVERHEAD + QEMU_OVERHEAD + TCG_CACHE_OVERHEAD + IOTHREAD_OVERHEAD;
   const pageTables = Math.ceil(guestMemoryBytes(vmi) / PAGE_TABLE_DIVISOR);
-  const overhead = fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0);
+  const guaranteed = vmi.spec?.domain?.cpu?.dedicatedCpuPlacement || wantsGuaranteedQOS(vmi);
+  const overhead = fixed + pageTables + countVCPUs(vmi) * PER_VCPU_OVERHEAD + (graphics ? VGA_OVERHEAD : 0) + (guaranteed ? GUARANTEED_OVERHEAD : 0);
   return ratio > 1 ? overhead + Math.floor((Math.ceil(overhead / 1000) * (ratio - 1))) * 1000 : overhead;
 }
 
@@ -99,10 +117,18 @@ function requestedGuestBytes(vmi: VirtualMachineInstance, memoryOvercommit: numb
 function renderMemory(vmi: VirtualMachineInstance, overheadBytes: number, memoryOvercommit: number): { request: string; limit?: string } {
   const res = vmi.spec?.domain?.resources ?? {};
   const asked = parseQuantity(res.requests?.memory) ?? parseQuantity(res.limits?.memory) ?? requestedGuestBytes(vmi, memoryOvercommit);
+  const hugepages = hugepagesResource(vmi) !== undefined;
   // hugepages hold the guest RAM: ordinary memory is the overhead and whatever was asked beyond the guest
-  const base = hugepagesResource(vmi) ? Math.max(0, asked - guestMemoryBytes(vmi)) : asked;
-  const request = formatBytes(base + overheadBytes);
-  const limit = parseQuantity(res.limits?.memory);
+  const base = hugepages ? Math.max(0, asked - guestMemoryBytes(vmi)) : asked;
+  // overcommitGuestOverhead overcommits the request only: the limit still carries the overhead
+  const request = formatBytes(base + (res.overcommitGuestOverhead ? 0 : overheadBytes));
+  // dedicated CPUs: the limit is the request before overhead (KubeVirt's CPU pinning), then the overhead;
+  // hugepages: the limit too keeps only what exceeds memory.guest (nothing without memory.guest), as KubeVirt
+  const askedLimit = parseQuantity(res.limits?.memory);
+  const guest = parseQuantity(vmi.spec?.domain?.memory?.guest);
+  const limit = vmi.spec?.domain?.cpu?.dedicatedCpuPlacement ? base
+    : hugepages && askedLimit !== undefined ? (guest !== undefined && askedLimit > guest ? askedLimit - guest : 0)
+      : askedLimit;
   return limit === undefined ? { request } : { request, limit: formatBytes(limit + overheadBytes) };
 }
 
@@ -139,7 +165,7 @@ export interface LauncherSizing {
 export function renderLauncherResources(vmi: VirtualMachineInstance, sizing: LauncherSizing = {}): LauncherResources {
   const auto = sizing.auto ?? {};
   const overcommit = sizing.memoryOvercommit !== undefined && Number.isInteger(sizing.memoryOvercommit) && sizing.memoryOvercommit > 0 ? sizing.memoryOvercommit : 100;
-  const overheadBytes = vmi.spec?.domain?.resources?.overcommitGuestOverhead ? 0 : memoryOverheadBytes(vmi, sizing.overheadRatio ?? 1);
+  const overheadBytes = memoryOverheadBytes(vmi, sizing.overheadRatio ?? 1);
   const memory = renderMemory(vmi, overheadBytes, overcommit);
   const cpu = renderCPU(vmi, sizing.cpuAllocationRatio ?? DEFAULT_CPU_ALLOCATION_RATIO);
   const requests: ResourceList = { memory: memory.request, cpu: cpu.request };
@@ -153,7 +179,5 @@ export function renderLauncherResources(vmi: VirtualMachineInstance, sizing: Lau
   if (auto.cpu && !limits.cpu) limits.cpu = String(countVCPUs(vmi));
   // Kubernetes takes hugepages only with requests == limits
   if (hugepages) requests[hugepages] = limits[hugepages] = formatBytes(guestMemoryBytes(vmi));
-  // dedicated CPUs: Guaranteed QoS needs memory limit == request
-  if (vmi.spec?.domain?.cpu?.dedicatedCpuPlacement) limits.memory = requests.memory;
   return Object.keys(limits).length ? { requests, limits, overheadBytes } : { requests, overheadBytes };
 }

@@ -111,6 +111,51 @@ describe('launcher pod sizing', () => {
     expect(renderLauncherPod(v, { overheadRatio: () => 3 }).spec!.containers[0].resources!.requests!.memory).toBe('1Gi');
   });
 
+  it('overcommitGuestOverhead keeps the overhead on the memory limit (KubeVirt overcommits the request only)', () => {
+    const v = vmi({ domain: { memory: { guest: '1Gi' }, resources: { overcommitGuestOverhead: true, requests: { memory: '1Gi' }, limits: { memory: '2Gi' } } } });
+    const pod = renderLauncherPod(v, { overheadRatio: () => 2 });
+    const res = pod.spec!.containers[0].resources!;
+    expect(res.requests!.memory).toBe('1Gi');
+    expect(parseQuantity(res.limits!.memory)).toBe(2048 * MIB + memoryOverheadBytes(v, 2));
+    expect(pod.metadata!.annotations!['kubevirt.io/memory-overhead-bytes']).toBe(String(memoryOverheadBytes(v, 2)));
+  });
+
+  it('dedicated CPUs: 100Mi more overhead (before the ratio), on request and limit alike', () => {
+    const shared = vmi({ domain: { memory: { guest: '512Mi' }, cpu: { cores: 2 } } });
+    const pinned = vmi({ domain: { memory: { guest: '512Mi' }, cpu: { cores: 2, dedicatedCpuPlacement: true } } });
+    expect(memoryOverheadBytes(pinned) - memoryOverheadBytes(shared)).toBe(100 * MIB);
+    const res = renderLauncherPod(pinned, { overheadRatio: () => 2 }).spec!.containers[0].resources!;
+    const overhead = memoryOverheadBytes(pinned, 2);
+    // doubled with the rest (the ratio rounds to whole kB)
+    expect(Math.abs(overhead - memoryOverheadBytes(shared, 2) - 200 * MIB)).toBeLessThan(1000);
+    expect(parseQuantity(res.requests!.memory)).toBe(512 * MIB + overhead);
+    expect(res.limits!.memory).toBe(res.requests!.memory);
+  });
+
+  it('dedicated CPUs with overcommitGuestOverhead: the request without overhead, the limit with it (as KubeVirt)', () => {
+    const v = vmi({ domain: { memory: { guest: '512Mi' }, cpu: { cores: 1, dedicatedCpuPlacement: true }, resources: { overcommitGuestOverhead: true } } });
+    const res = renderLauncherPod(v).spec!.containers[0].resources!;
+    expect(res.requests!.memory).toBe('512Mi');
+    expect(parseQuantity(res.limits!.memory)).toBe(512 * MIB + memoryOverheadBytes(v));
+  });
+
+  it.each([
+    ['cpu and memory requests = limits', 100, { requests: { cpu: '1', memory: '256Mi' }, limits: { cpu: '1', memory: '256Mi' } }],
+    ['same values in other units', 100, { requests: { cpu: '1000m', memory: '256Mi' }, limits: { cpu: 1, memory: '268435456' } }],
+    ['memory only', 0, { requests: { memory: '256Mi' }, limits: { memory: '256Mi' } }],
+    ['cpu limit above request', 0, { requests: { cpu: '1', memory: '256Mi' }, limits: { cpu: '2', memory: '256Mi' } }],
+  ])('Guaranteed QoS asked for? (%s) → %iMi more overhead', (_name, extra, resources) => {
+    const base = memoryOverheadBytes(vmi({ domain: { memory: { guest: '256Mi' } } }));
+    expect(memoryOverheadBytes(vmi({ domain: { memory: { guest: '256Mi' }, resources } })) - base).toBe(extra * MIB);
+  });
+
+  it('hugepages with a memory limit: the limit keeps only what exceeds memory.guest, plus the overhead', () => {
+    const v = vmi({ domain: { memory: { guest: '1Gi', hugepages: { pageSize: '2Mi' } }, resources: { requests: { memory: '1Gi' }, limits: { memory: '1200Mi' } } } });
+    const res = renderLauncherPod(v).spec!.containers[0].resources!;
+    expect(parseQuantity(res.limits!.memory)).toBe(176 * MIB + memoryOverheadBytes(v));
+    expect(parseQuantity(res.requests!.memory)).toBe(memoryOverheadBytes(v));
+  });
+
   it('requests the emptyDisks total as ephemeral-storage (none without emptyDisks)', () => {
     const v = vmi({ volumes: [{ name: 'a', emptyDisk: { capacity: '2Gi' } }, { name: 'b', emptyDisk: { capacity: '512Mi' } }, { name: 'c', containerDisk: { image: 'x' } }] });
     expect(renderLauncherPod(v).spec!.containers[0].resources!.requests!['ephemeral-storage']).toBe('2560Mi');

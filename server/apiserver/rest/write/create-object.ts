@@ -6,7 +6,7 @@ import { encodeObject, objectKey } from '../codec/object-codec';
 import { checkBodyIdentity, initObjectMeta } from './object-meta';
 import { validateObjectMeta } from './meta-validation';
 import type { ApiObject } from '../types/api-object';
-import type { ServedType } from '../types/resource-type';
+import { qualifiedResource, type ServedType } from '../types/resource-type';
 import { validateAgainstSchema } from './schema-gate';
 import { strategyFor } from './strategies';
 import { alreadyExists, forbidden, notFound } from '../status-error';
@@ -22,13 +22,19 @@ function isTerminating(kv: KeyValue): boolean {
   return t;
 }
 
-/** the namespace must exist and not be terminating */
-export function checkNamespaceWritable(ctx: ApiContext, namespace: string): void {
+/**
+ * The namespace must exist and not be terminating (kube's NamespaceLifecycle admission): a create in a
+ * terminating one is kube's 403 naming the object as asked — its name, else its generateName, else
+ * "Unknown" (admission runs before a name is generated) — with a NamespaceTerminating cause.
+ */
+export function checkNamespaceWritable(ctx: ApiContext, namespace: string, rt: { group: string; resource: string }, body: ApiObject): void {
   const kv = ctx.store.get(objectKey(NAMESPACE_RT, undefined, namespace));
   if (!kv) throw notFound(NAMESPACE_RT, namespace);
   if (isTerminating(kv)) {
-    throw forbidden(`unable to create new content in namespace ${namespace} because it is being terminated`, {
-      name: namespace, kind: 'namespaces',
+    const meta = body.metadata as { name?: unknown; generateName?: unknown } | undefined;
+    const name = [meta?.name, meta?.generateName].find((n): n is string => typeof n === 'string' && n !== '') ?? 'Unknown';
+    throw forbidden(`${qualifiedResource(rt)} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+      name, group: rt.group || undefined, kind: rt.resource,
       causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
     });
   }
@@ -37,9 +43,10 @@ export function checkNamespaceWritable(ctx: ApiContext, namespace: string): void
 /** POST: defaults, admission, schema, then an atomic create in the store */
 export async function createObject(ctx: ApiContext, rt: ServedType, namespace: string | undefined, body: unknown, opts: WriteOptions): Promise<WriteResult> {
   checkBodyIdentity(rt, body, namespace);
+  // admission (NamespaceLifecycle) comes before name generation and validation, as in kube
+  if (rt.namespaced) checkNamespaceWritable(ctx, namespace!, rt, body);
   initObjectMeta(rt, body);
   validateObjectMeta(rt, body);
-  if (rt.namespaced) checkNamespaceWritable(ctx, namespace!);
   const strategy = strategyFor(rt);
   if (strategy.prepareForCreate) strategy.prepareForCreate(body);
   else if (rt.subresources.status && !rt.builtin) delete body.status;
