@@ -19,6 +19,7 @@ import type { VirtualMachineInstance } from '../lib/kubevirt';
 import { startCluster } from '../e2e/harness';
 import { dataPaths } from '../server/data-dir';
 import { componentCpu, cpuUsed } from './component-cpu';
+import { clusterProcs, labelOf, memoryOf } from './cluster-memory';
 import { rawQemuFloor } from './raw-qemu-floor';
 import { findProcesses } from '../server/virt-handler/testing/stack-helpers';
 import { makeKubeClients } from '../server/kube/clients';
@@ -136,6 +137,10 @@ async function main(): Promise<void> {
     const marginal = (sumOf(cpu, CONTROL_PLANE) - idlePerMs * windowMs) * 1000 / COUNT;
     console.log(`CPU in the start window (${(windowMs / 1000).toFixed(1)} s): ${[...cpu].map(([n, v]) => `${n} ${v.toFixed(2)} s`).join(', ')}`);
     console.log(`control-plane CPU per started VMI: ${(sumOf(cpu, CONTROL_PLANE) * 1000 / COUNT).toFixed(0)} ms, ${marginal.toFixed(0)} ms above its idle rate (${(idlePerMs * 1e6).toFixed(0)} ms/s); launchers ${(sumOf(cpu, ['launcher']) * 1000 / COUNT).toFixed(0)} ms (goal: control plane ≤ 50 ms)`);
+    const launchers = clusterProcs(cluster.dataDir).filter((p) => labelOf(p.cmd) === 'launcher').map((p) => memoryOf(p.pid)).filter((m) => m.rssKiB > 0);
+    const mibOf = (xs: number[]) => `${(pct(xs, 0.5)! / 1024).toFixed(1)} (${(Math.min(...xs) / 1024).toFixed(1)}–${(Math.max(...xs) / 1024).toFixed(1)})`;
+    if (launchers.length) console.log(`launcher memory, ${launchers.length} launchers with their domain ${PAUSED ? 'paused' : 'running'}: RSS ${mibOf(launchers.map((m) => m.rssKiB))} MiB, USS ${mibOf(launchers.map((m) => m.ussKiB))} MiB`);
+    console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     if (!PAUSED) {
       // the floor runs alone: our guests are deleted and their QEMUs gone first
       await Promise.all([...created.keys()].map((n) => k.vmis.delete(NS, n).catch(() => undefined)));

@@ -8,11 +8,17 @@ import type { Launcher } from './launcher';
 
 const logger = log.child({ component: 'virt-launcher' });
 
+/** What the server needs of the launcher: main.ts gives it one that waits for the Launcher's code to load. */
+export interface LauncherHandle {
+  handle: Launcher['handle'];
+  on(event: 'event', listener: (ev: LauncherEvent) => void): unknown;
+}
+
 export class LauncherServer {
   private server?: Server;
   private clients = new Set<Socket>();
 
-  constructor(private readonly launcher: Launcher, private readonly podDir: string) {
+  constructor(private readonly launcher: LauncherHandle, private readonly podDir: string) {
     launcher.on('event', (ev) => this.broadcast(ev));
   }
 

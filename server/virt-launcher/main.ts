@@ -8,30 +8,16 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { log } from '../log';
-import { dataPaths, defaultDataDir } from '../data-dir';
-import { resolveImage } from '../images/image-store';
+import { defaultDataDir } from '../data-dir';
 import { DOMAIN_REASONS, POD_FILES, type DomainStatus } from './protocol';
-import { Launcher } from './launcher';
-import { LauncherServer } from './launcher-server';
+import type { Launcher } from './launcher';
+import { LauncherServer, type LauncherHandle } from './launcher-server';
 import { PortForwardServer } from './port-forward-server';
-import { detectAccel } from './kvm-probe';
-import { hiddenFromQemu } from './qemu-secrets';
-import { qemuIdentityFromEnv } from './qemu-user';
-import type { OvmfFiles } from './converter/converter-types';
 
 const logger = log.child({ component: 'virt-launcher' });
-const OVMF_DIR = '/usr/share/OVMF';
 const DEFAULT_GRACE_SECONDS = 30;
 /** how often the launcher checks that its Pod's dir still exists */
 const POD_DIR_CHECK_MS = 2000;
-
-/** OVMF 4M images from Debian's ovmf package, when installed. */
-export function findOvmf(dir = OVMF_DIR): OvmfFiles | undefined {
-  const f = (n: string) => join(dir, n);
-  if (!existsSync(f('OVMF_CODE_4M.fd')) || !existsSync(f('OVMF_VARS_4M.fd'))) return undefined;
-  const secure = existsSync(f('OVMF_CODE_4M.secboot.fd')) && existsSync(f('OVMF_VARS_4M.ms.fd'));
-  return { code: f('OVMF_CODE_4M.fd'), vars: f('OVMF_VARS_4M.fd'), ...(secure ? { secureBootCode: f('OVMF_CODE_4M.secboot.fd'), secureBootVars: f('OVMF_VARS_4M.ms.fd') } : {}) };
-}
 
 /** Launcher exit code for a final domain status (see the file comment). */
 export function exitCodeFor(status: DomainStatus, terminating: boolean): number {
@@ -46,18 +32,26 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
   if (!podDir) throw new Error('KV_POD_DIR is not set');
   const dataDir = process.env.KV_DATA_DIR ?? defaultDataDir();
   const node = process.env.KV_NODE_NAME;
-  const paths = dataPaths(dataDir);
-  const launcher = new Launcher({
-    podDir,
-    accel: async () => (await detectAccel({ cacheDir: node ? paths.node(node) : undefined })).accel,
-    image: (ref) => resolveImage(paths.images, ref),
-    ovmf: findOvmf(),
-    binary: process.env.KV_QEMU_BINARY,
-    hidePaths: () => hiddenFromQemu(dataDir),
-    dataDir,
-    qemuIdentity: qemuIdentityFromEnv(),
+  // The Launcher (converter, Domain, migration, network: most of the launcher's code) loads once both
+  // sockets listen: nothing before `sync` needs it, and a request that comes sooner waits for it.
+  let launcher: Launcher | undefined;
+  let listening!: () => void;
+  const loaded: Promise<Launcher> = new Promise<void>((resolve) => { listening = resolve; })
+    .then(() => import('./launcher-from-env'))
+    .then(({ launcherFromEnv }) => {
+      launcher = launcherFromEnv(podDir, dataDir, node);
+      launcher.on('exit', (e) => void finish(e.status));
+      return launcher;
+    });
+  loaded.catch((err: Error) => {
+    logger.fatal({ err: err.message }, 'the launcher\'s code failed to load');
+    process.exit(1);
   });
-  const server = new LauncherServer(launcher, podDir);
+  const handle: LauncherHandle = {
+    handle: async (cmd, args) => (await loaded).handle(cmd, args),
+    on: (event, listener) => loaded.then((l) => l.on(event, listener)),
+  };
+  const server = new LauncherServer(handle, podDir);
   let terminating = false;
 
   const finish = async (status: DomainStatus) => {
@@ -68,14 +62,13 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
     logger.info({ reason: status.reason, exitCode }, 'launcher exiting');
     process.exit(exitCode);
   };
-  launcher.on('exit', (e) => void finish(e.status));
 
   const onTerm = () => {
     if (terminating) return;
     terminating = true;
-    const graceSeconds = launcher.graceSeconds ?? DEFAULT_GRACE_SECONDS;
+    const graceSeconds = launcher?.graceSeconds ?? DEFAULT_GRACE_SECONDS;
     logger.info({ graceSeconds }, 'SIGTERM: shutting the domain down');
-    if (!launcher.domain?.running) void finish(launcher.domain?.status ?? { vmiUID: '', state: 'shutoff', accel: 'tcg', reason: 'Completed' });
+    if (!launcher?.domain?.running) void finish(launcher?.domain?.status ?? { vmiUID: '', state: 'shutoff', accel: 'tcg', reason: 'Completed' });
     else void launcher.domain.shutdown(graceSeconds);
   };
   process.on('SIGTERM', onTerm);
@@ -87,11 +80,12 @@ export async function runLauncherCommand(_argv: string[]): Promise<void> {
     if (existsSync(podDir)) return;
     clearInterval(podGone);
     logger.warn({ podDir }, 'the pod dir is gone: stopping the domain and exiting');
-    void (launcher.domain?.running ? launcher.domain.kill() : Promise.resolve()).finally(() => process.exit(0));
+    void (launcher?.domain?.running ? launcher.domain.kill() : Promise.resolve()).finally(() => process.exit(0));
   }, POD_DIR_CHECK_MS);
   podGone.unref();
-  const portForward = new PortForwardServer(podDir, (port, protocol) => launcher.guestEndpoint(port, protocol));
+  const portForward = new PortForwardServer(podDir, async (port, protocol) => (await loaded).guestEndpoint(port, protocol));
   await portForward.listen();
   await server.listen();
   logger.info({ podDir }, 'launcher listening');
+  listening();
 }

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderQemuArgs, type ImageEntry } from './qemu-args';
 import { createDomainFiles } from '../prepare-files';
-import { findOvmf } from '../main';
+import { findOvmf } from '../launcher-from-env';
 import { QmpClient } from '../qmp-client';
 import { spawnQemu } from '../qemu-process';
 import type { LauncherVMI } from '../vmi-types';
