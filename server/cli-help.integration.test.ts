@@ -45,9 +45,13 @@ describe('kv', () => {
     expect(up.code).toBe(2);
     expect(up.err).not.toMatch(/\n\s+at /);
     expect(run('bin/kv.mjs', ['frobnicate'])).toMatchObject({ code: 2, out: '' });
-    // only the controllers and node agents may share a process; naming another is the user's mistake
+    // only the controllers and node agents, or virt-api and the console, may share a process; naming another is the user's mistake
     const shared = run('bin/kv.mjs', ['control-plane', 'scheduler', '--and', 'apiserver', '--port', '1']);
-    expect(shared).toMatchObject({ code: 2, out: '', err: 'kv control-plane: "apiserver" cannot share a process; one of: scheduler, controller, network, storage, node, handler\n' });
+    expect(shared).toMatchObject({ code: 2, out: '', err: 'kv control-plane: "apiserver" cannot share a process; one of: scheduler, controller, network, storage, node, handler, virt-api, console\n' });
+    // and the two groups do not mix
+    const mixed = run('bin/kv.mjs', ['control-plane', 'scheduler', '--and', 'console']);
+    expect(mixed).toMatchObject({ code: 2, out: '', err: expect.stringContaining('"console" cannot share a process with "scheduler": virt-api and console share only with each other') });
+    expect(mixed.err).not.toMatch(/\n\s+at /);
     const ttl = run('bin/kv.mjs', ['console', 'login-link', '--ttl', '5x']);
     expect(ttl).toMatchObject({ code: 2, out: '' });
     expect(ttl.err).toMatch(/^kv console login-link: --ttl must be a duration .*\nusage: kv console login-link/);
