@@ -11,6 +11,7 @@ import { startCluster, type TestCluster } from '../../e2e/harness';
 import { makeKubeClients, type KubeClients } from '../kube/clients';
 import { makeKubeConfig } from '../kube/kubeconfig';
 import { findProcesses, isAlive, qemuPidOf } from '../virt-handler/testing/stack-helpers';
+import { until } from '../kube/testing/wait-for';
 
 const NS = 'default';
 let cluster: TestCluster;
@@ -25,16 +26,6 @@ const vmiSpec = (name: string) => ({
     volumes: [{ name: 'root', containerDisk: { image: 'demo' } }],
   },
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function runningVMI(name: string): Promise<{ qemuPid: number }> {
   await k.vmis.create(NS, vmiSpec(name) as never);

@@ -11,18 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type TestCluster } from '../../e2e/harness';
 import { findProcesses, isAlive } from '../virt-handler/testing/stack-helpers';
 import { apiGet, httpStatus } from './readiness';
+import { until } from '../kube/testing/wait-for';
 
 let cluster: TestCluster;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const dd = () => ['--data-dir', cluster.dataDir];
 const userFacingPids = () => findProcesses(['control-plane', 'virt-api', 'console', ...dd()]).filter(isAlive);
