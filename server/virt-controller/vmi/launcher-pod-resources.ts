@@ -157,14 +157,14 @@ export interface LauncherSizing {
   auto?: AutoLimits;
   /** additionalGuestMemoryOverheadRatio (≥ 1; default 1) */
   overheadRatio?: number;
-  /** developerConfiguration.memoryOvercommit, percent (default 100; KubeVirt ignores a value ≤ 0) */
+  /** developerConfiguration.memoryOvercommit, percent, a positive integer (default 100) */
   memoryOvercommit?: number;
 }
 
 /** requests/limits for the `compute` container */
 export function renderLauncherResources(vmi: VirtualMachineInstance, sizing: LauncherSizing = {}): LauncherResources {
   const auto = sizing.auto ?? {};
-  const overcommit = sizing.memoryOvercommit !== undefined && Number.isInteger(sizing.memoryOvercommit) && sizing.memoryOvercommit > 0 ? sizing.memoryOvercommit : 100;
+  const overcommit = sizing.memoryOvercommit ?? 100;
   const overheadBytes = memoryOverheadBytes(vmi, sizing.overheadRatio ?? 1);
   const memory = renderMemory(vmi, overheadBytes, overcommit);
   const cpu = renderCPU(vmi, sizing.cpuAllocationRatio ?? DEFAULT_CPU_ALLOCATION_RATIO);

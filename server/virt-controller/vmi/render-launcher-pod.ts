@@ -102,7 +102,7 @@ function validRatio(r: number | undefined): number | undefined {
 export function renderLauncherPod(vmi: VirtualMachineInstance, opts: RenderOptions = {}): V1Pod {
   const name = vmi.metadata.name ?? '';
   const resources = renderLauncherResources(vmi, {
-    cpuAllocationRatio: validRatio(opts.cpuAllocationRatio?.()), auto: opts.autoLimits?.(vmi), overheadRatio: opts.overheadRatio?.(), memoryOvercommit: opts.memoryOvercommit?.(),
+    cpuAllocationRatio: validRatio(opts.cpuAllocationRatio?.()), auto: opts.autoLimits?.(vmi), overheadRatio: opts.overheadRatio?.(), memoryOvercommit: validRatio(opts.memoryOvercommit?.()),
   });
   const claims = launcherClaimVolumes(vmi);
   // cluster mode: a real kubelet never reads the annotation, and a process kubelet standing in for
