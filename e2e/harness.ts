@@ -75,7 +75,9 @@ export async function startCluster(opts: { nodes?: number; console?: boolean; ti
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    // KV_TEST_KEEP_DATA=1 keeps the data dir (its logs) for a post-mortem
+    if (process.env.KV_TEST_KEEP_DATA === '1') process.stderr.write(`kept the data dir of a test cluster: ${dataDir}\n`);
+    else rmSync(dataDir, { recursive: true, force: true });
   };
   return {
     embedded: true, dataDir, kubeconfig, apiPort, access: readApiAccess(kubeconfig)!,

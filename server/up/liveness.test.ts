@@ -1,41 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { watchLiveness } from './liveness';
+import { watchLiveness, type LivenessProbe } from './liveness';
 
-/** drives watchLiveness with a scripted sequence of probe answers; resolves with the failures count at onHung, or undefined */
-function run(answers: boolean[], opts: { failureThreshold?: number; initialDelayMs?: number } = {}): Promise<number | undefined> {
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** runs watchLiveness for at most `forMs`; resolves with the silence reported at onHung and when, or undefined */
+function watch(check: LivenessProbe['check'], opts: { windowMs?: number; initialDelayMs?: number; forMs: number }): Promise<{ silentMs: number; atMs: number } | undefined> {
   return new Promise((resolve) => {
     const ac = new AbortController();
-    let i = 0;
-    watchLiveness({
-      periodMs: 1, timeoutMs: 1, failureThreshold: opts.failureThreshold ?? 3, initialDelayMs: opts.initialDelayMs ?? 60_000,
-      check: async () => {
-        if (i >= answers.length) { ac.abort(); resolve(undefined); return true; }
-        return answers[i++];
-      },
-    }, ac.signal, (failures) => { ac.abort(); resolve(failures); });
+    const t0 = Date.now();
+    const end = setTimeout(() => { ac.abort(); resolve(undefined); }, opts.forMs);
+    watchLiveness({ periodMs: 5, windowMs: opts.windowMs ?? 60, initialDelayMs: opts.initialDelayMs ?? 10_000, check }, ac.signal, (silentMs) => {
+      clearTimeout(end); ac.abort(); resolve({ silentMs, atMs: Date.now() - t0 });
+    });
   });
 }
 
 describe('liveness', () => {
-  it.each([
-    ['three failures after a success', [true, false, false, false], 3],
-    ['a success in between resets the count', [true, false, false, true, false, false], undefined],
-    ['failures while still starting (never answered, within the initial delay) are not counted', [false, false, false, false], undefined],
-  ])('%s', async (_name, answers, want) => {
-    expect(await run(answers)).toBe(want);
+  it('a component that answered and then falls silent is declared hung once the window passes without an answer', async () => {
+    const t0 = Date.now();
+    const hung = await watch(async () => Date.now() - t0 < 50, { forMs: 2_000 });
+    expect(hung?.silentMs).toBeGreaterThanOrEqual(60);
+    expect(hung?.atMs).toBeLessThan(1_000);
   });
 
-  it('a component that never answers is declared hung once the initial delay has passed', async () => {
-    expect(await run([false, false, false, false, false], { initialDelayMs: 0 })).toBe(3);
+  it('slow answers (each later than the period, within the window) keep it alive', async () => {
+    expect(await watch(async () => { await sleep(40); return true; }, { forMs: 400 })).toBeUndefined();
   });
 
-  it('a probe that throws counts as a failure', async () => {
-    const ac = new AbortController();
-    const failures = await new Promise<number>((resolve) => {
-      let n = 0;
-      watchLiveness({ periodMs: 1, failureThreshold: 2, initialDelayMs: 0, check: async () => { if (n++ > 10) throw new Error('boom'); throw new Error('refused'); } }, ac.signal, resolve);
-    });
-    ac.abort();
-    expect(failures).toBe(2);
+  it('a component still starting (never answered) is not hung before the initial delay, and is after it', async () => {
+    expect(await watch(async () => false, { initialDelayMs: 300, forMs: 250 })).toBeUndefined();
+    const hung = await watch(async () => false, { initialDelayMs: 300, forMs: 2_000 });
+    expect(hung?.atMs).toBeGreaterThanOrEqual(300);
+  });
+
+  it('a probe that throws or never settles is no answer', async () => {
+    let n = 0;
+    expect(await watch(async () => { if (n++ === 0) return true; throw new Error('refused'); }, { forMs: 2_000 })).toMatchObject({ silentMs: expect.any(Number) });
+    let m = 0;
+    expect(await watch(() => (m++ === 0 ? Promise.resolve(true) : new Promise<boolean>(() => undefined)), { forMs: 2_000 })).toMatchObject({ silentMs: expect.any(Number) });
   });
 });

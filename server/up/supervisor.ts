@@ -62,10 +62,10 @@ export class SupervisedComponent {
     this.log.info({ component: this.spec.name, pid: child.pid }, 'component started');
     const probing = new AbortController();
     if (this.spec.liveness) {
-      watchLiveness(this.spec.liveness, probing.signal, (failures) => {
+      watchLiveness(this.spec.liveness, probing.signal, (silentMs) => {
         if (this.stopping || this.child !== child) return;
         this.livenessRestarts++;
-        this.log.warn({ component: this.spec.name, pid: child.pid, failures }, 'component stopped answering its liveness probe; killing it');
+        this.log.warn({ component: this.spec.name, pid: child.pid, silentMs }, 'component stopped answering its liveness probe; killing it');
         child.kill('SIGKILL');
       });
     }

@@ -10,6 +10,7 @@ import type { VirtualMachineInstance } from '../../lib/kubevirt';
 import { dataPaths } from '../data-dir';
 import { messageOf } from '../kube/api-errors';
 import { ApiError, badRequest, internal } from './api-error';
+import { requestHandler, type HandlerReply } from './handler-request';
 import { Annotation } from '../../lib/kubevirt/labels';
 
 /** Written by virt-handler on its Node (see server/virt-handler/constants.ts). */
@@ -57,17 +58,14 @@ function fromHandler(code: number, body: string): ApiError {
 export interface HandlerResponse { body: Buffer; contentType: string }
 
 export async function callHandler(ep: HandlerEndpoint, vmi: VirtualMachineInstance, method: 'GET' | 'PUT', sub: string): Promise<HandlerResponse> {
-  let res: Response;
+  let res: HandlerReply;
   try {
-    res = await fetch(`${ep.url}${vmiPath(vmi, sub)}`, {
-      method, headers: { authorization: `Bearer ${ep.token}` }, signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
-    });
+    res = await requestHandler(`${ep.url}${vmiPath(vmi, sub)}`, method, ep.token, COMMAND_TIMEOUT_MS);
   } catch (err) {
     throw internal(`unable to reach virt-handler: ${messageOf(err)}`);
   }
-  const body = Buffer.from(await res.arrayBuffer());
-  if (!res.ok) throw fromHandler(res.status, body.toString('utf8'));
-  return { body, contentType: res.headers.get('content-type') ?? 'application/json' };
+  if (res.status < 200 || res.status >= 300) throw fromHandler(res.status, res.body.toString('utf8'));
+  return { body: res.body, contentType: res.contentType };
 }
 
 /**
