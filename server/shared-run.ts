@@ -4,6 +4,8 @@
  * returns to the host instead of installing its own SIGTERM handler and exiting the process.
  * Alone in its process (cluster mode, `kv up --separate-processes`), nothing changes.
  */
+import { setMaxListeners } from 'node:events';
+
 export interface SharedRun {
   /** aborts when the shared process is asked to stop */
   signal: AbortSignal;
@@ -12,6 +14,8 @@ export interface SharedRun {
 /** An AbortSignal that fires on SIGTERM/SIGINT, for a command's main loop. */
 export function signalOnTermination(onSignal?: (sig: NodeJS.Signals) => void): AbortSignal {
   const ctl = new AbortController();
+  // the process's stop signal: every informer, controller and server of the command listens for it
+  setMaxListeners(0, ctl.signal);
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.once(sig, () => {
       onSignal?.(sig);

@@ -7,6 +7,7 @@
  * converge from the API server, as each one does after its own restart. SIGTERM stops them all
  * (the kubelets stop their Pods first when asked to) and exits once every one has returned.
  */
+import { setMaxListeners } from 'node:events';
 import { log } from '../log';
 import type { SharedRun } from '../shared-run';
 import { parseComponents, type Shareable } from './components';
@@ -35,6 +36,8 @@ export async function runControlPlaneCommand(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const stop = new AbortController();
+  // every informer, controller and server of every component listens for this one abort
+  setMaxListeners(0, stop.signal);
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => { cpLog.info({ signal: sig }, 'stopping every component'); stop.abort(); });
   const shared: SharedRun = { signal: stop.signal };
   const runners = await Promise.all(components.map((c) => RUNNERS[c.command]()));

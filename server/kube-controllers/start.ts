@@ -3,7 +3,6 @@
  * set of shared informers. `kv kube-controllers` runs them alone; `kv up` runs them inside the
  * scheduler's process (`kv scheduler --kube-controllers`), saving a Node.js process.
  */
-import { setMaxListeners } from 'node:events';
 import { CoreV1Api, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { EventRecorder } from '../kube/events';
 import { Informer } from '../kube/informer';
@@ -24,8 +23,6 @@ export interface KubeControllers {
 }
 
 export function startKubeControllers(kc: KubeConfig, signal: AbortSignal): KubeControllers {
-  // every informer and controller listens for the abort: more than Node's default warning bound
-  setMaxListeners(64, signal);
   const api = new WorkloadApi(kc);
   const core = kc.makeApiClient(CoreV1Api);
   const informer = (path: string) => new Informer<KubernetesObject>({ kc, path });
