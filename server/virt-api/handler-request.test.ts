@@ -37,6 +37,14 @@ describe('requestHandler', () => {
     expect(h.served).toEqual(['PUT /v1/a/pause Bearer t', 'PUT /v1/b/unpause Bearer t']);
   });
 
+  it('every idle socket of the pool closed at once: the resend still gets through, on a connection of its own', async () => {
+    const h = await serve({ closeReused: true });
+    await Promise.all([1, 2, 3].map((i) => requestHandler(`${h.url}/v1/v${i}/pause`, 'PUT', 't', 5_000)));
+    const again = await requestHandler(`${h.url}/v1/w/unpause`, 'PUT', 't', 5_000);
+    expect(again.status).toBe(200);
+    expect(h.served).toHaveLength(4);
+  });
+
   it('a handler that is not listening: the error names its code', async () => {
     const h = await serve({ closeReused: false });
     await new Promise((r) => server!.close(r));

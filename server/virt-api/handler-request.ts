@@ -17,7 +17,8 @@ export class HandlerTransportError extends Error {}
 export function requestHandler(url: string, method: 'GET' | 'PUT', token: string, timeoutMs: number): Promise<HandlerReply> {
   const attempt = (mayResend: boolean): Promise<HandlerReply> => new Promise((resolve, reject) => {
     const req: ClientRequest = request(url, {
-      method, agent, headers: { authorization: `Bearer ${token}`, 'content-length': 0 },
+      // the resend goes on a connection of its own: the pool's other idle sockets may have been closed at the same moment
+      method, agent: mayResend ? agent : false, headers: { authorization: `Bearer ${token}`, 'content-length': 0 },
     }, (res) => readReply(res).then(resolve, reject));
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
     req.on('error', (err: NodeJS.ErrnoException) => {

@@ -122,7 +122,9 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
       sendApiError(res, err);
     });
   };
-  const server: Server = createServer({ cert: cert.certPem, key: cert.keyPem, ca: cert.caPem, requestCert: true, rejectUnauthorized: false }, onRequest);
+  // idle keep-alive connections are closed by the client (the API server's webhook agent, which reads
+  // our hint) well before we would: a close racing a reuse fails a review or a command under load
+  const server: Server = createServer({ cert: cert.certPem, key: cert.keyPem, ca: cert.caPem, requestCert: true, rejectUnauthorized: false, keepAliveTimeout: 65_000 } as never, onRequest);
   server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
     const pathname = requestPathname(req.url);
     const path = pathname === undefined ? undefined : parseSubresourcePath(pathname);

@@ -114,6 +114,8 @@ export function createHandlerServer(opts: HandlerServerOptions): { server: Serve
   const sessions = new StreamSessions();
   const wss = new WebSocketServer({ noServer: true });
   const server = createServer((req, res) => { handleRequest(opts, req, res).catch((err) => sendError(res, err)); });
+  // virt-api's agent closes idle connections first (it reads this hint): no close racing a reuse
+  server.keepAliveTimeout = 65_000;
   server.on('upgrade', (req, socket, head) => {
     handleUpgrade({ opts, wss, sessions }, req, socket, head).catch((err) => rejectUpgrade(socket, err));
   });

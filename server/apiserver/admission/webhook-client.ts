@@ -39,7 +39,8 @@ export async function postAdmissionReview(clientConfig: WebhookClientConfig | un
     const send = https ? httpsRequest : httpRequest;
     const req: ClientRequest = send(url, {
       method: 'POST',
-      agent: https ? agents.https : agents.http,
+      // the resend goes on a connection of its own: the pool's other idle sockets may have been closed at the same moment
+      agent: mayRetry ? (https ? agents.https : agents.http) : false,
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
       ...(https ? tlsOptions(ca, serverName) : {}),
     }, (res) => readReply(res, display).then(resolve, reject));
