@@ -28,15 +28,10 @@ type PodView = { metadata: { name: string; uid: string; deletionTimestamp?: stri
 const launcherPods = async (uid: string) => (await api.call('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=kubevirt.io/created-by=${uid}`)).body.items as PodView[];
 const cond = (vmi: VirtualMachineInstance, type: string) => vmi.status?.conditions?.find((c) => c.type === type);
 
-async function bind(pod: PodView, node: string): Promise<void> {
-  const name = pod.metadata.name;
-  const res = await api.call('POST', `/api/v1/namespaces/${NS}/pods/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } });
-  expect(res.status).toBeLessThan(300);
-}
-
 async function bindAndRun(pod: PodView, node: string): Promise<void> {
   const name = pod.metadata.name;
-  await bind(pod, node);
+  const bind = await api.call('POST', `/api/v1/namespaces/${NS}/pods/${name}/binding`, { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { kind: 'Node', name: node } });
+  expect(bind.status).toBeLessThan(300);
   const now = new Date().toISOString();
   const status = {
     phase: 'Running', qosClass: 'Burstable', startTime: now,
@@ -75,22 +70,6 @@ describe('VMI controller on a real API server', () => {
     // the kubelet finishes the pod
     expect((await api.call('DELETE', `/api/v1/namespaces/${NS}/pods/${pods[0].metadata.name}?gracePeriodSeconds=0`)).status).toBe(200);
     await waitFor(async () => (await api.call('GET', `${vmis}/alpha`)).status === 404, 5000, 'VMI gone');
-  });
-
-  it('labels the VMI with its node once the launcher Pod is bound, while it still waits in Scheduling; Scheduled comes with the Pod running', async () => {
-    const created = await api.call('POST', vmis, newVMI('early-label'));
-    const uid = created.body.metadata.uid;
-    const pods = await waitFor(async () => { const p = await launcherPods(uid); return p.length ? p : undefined; }, 5000, 'launcher pod') as PodView[];
-    await bind(pods[0], 'node-2');
-    const labelled = await waitFor(async () => { const v = await getVMI('early-label'); return v.metadata.labels?.['kubevirt.io/nodeName'] ? v : undefined; }, 5000, 'node label');
-    expect(labelled.metadata.labels['kubevirt.io/nodeName']).toBe('node-2');
-    expect(labelled.status.phase).toBe('Scheduling');
-    expect(labelled.status.nodeName).toBeUndefined();
-    const now = new Date().toISOString(); // the kubelet: the Pod runs
-    await api.call('PATCH', `/api/v1/namespaces/${NS}/pods/${pods[0].metadata.name}/status`, { status: { phase: 'Running', containerStatuses: [{ name: 'compute', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: { startedAt: now } } }] } }, { contentType: 'application/merge-patch+json' });
-    const scheduled = await waitFor(async () => { const v = await getVMI('early-label'); return v.status?.phase === 'Scheduled' ? v : undefined; }, 5000, 'Scheduled');
-    expect(scheduled.status.nodeName).toBe('node-2');
-    expect(scheduled.status.phaseTransitionTimestamps.map((t: { phase: string }) => t.phase)).toEqual(['Pending', 'Scheduling', 'Scheduled']);
   });
 
   it('a persistent TPM: creates the backend storage claim (vmStateStorageClass, RWX on shared storage, owned by a VMI without VM) and the launcher Pod mounts it as vm-state', async () => {

@@ -25,7 +25,7 @@ import { isLauncherPodOf } from './pod-state';
 import type { RenderOptions } from './render-launcher-pod';
 import { autoLimitsFromCaches, type QuotaLike } from './auto-resource-limits';
 import { IMAGE_RETRY_MS, syncLauncherPod } from './sync-launcher-pod';
-import { labelNodeIfNeeded, nodeToLabel, patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
+import { labelNodeIfNeeded, patchMetadataIfNeeded, writeStatusIfChanged, type VMIClient } from './write-vmi';
 import { claimVolumes, claimsReadiness, withClaimVolumeStatus, type ClaimLookup, type DataVolumeLike } from './claim-volumes';
 import { needsBackendStorage, renderBackendStorageClaim } from './backend-storage-claim';
 import { backendStorageClaimName } from '../../../lib/kubevirt/backend-storage';
@@ -181,7 +181,7 @@ export class VMIController {
     if (volumeStatus) status.volumeStatus = volumeStatus;
     const vmiClient = clients.vmis as VMIClient;
     const labelError = (err: unknown) => this.log.warn({ key, err: messageOf(err) }, 'could not label the VMI with its node');
-    const { base, patched } = await labelNodeIfNeeded(vmiClient, vmi, nodeToLabel(status, created ? [...pods, created] : pods), labelError);
+    const { base, patched } = await labelNodeIfNeeded(vmiClient, vmi, status.nodeName, labelError);
     const rv = (o: VirtualMachineInstance) => o.metadata.resourceVersion;
     if (patched) this.ownWrites.wrote(key, rv(vmi), rv(patched));
     const written = await writeStatusIfChanged(vmiClient, base, status);

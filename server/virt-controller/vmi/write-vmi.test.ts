@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPatch, type Operation } from 'fast-json-patch';
-import { labelNodeIfNeeded, metadataPatch, nodeToLabel, statusNeedsWrite, type VMIClient } from './write-vmi';
-import { newPod, newVMI, onNode, podFailed, podRunning, podTerminating } from './testing-builders';
+import { labelNodeIfNeeded, metadataPatch, statusNeedsWrite, type VMIClient } from './write-vmi';
+import { newVMI } from './testing-builders';
 
 const apply = (vmi: ReturnType<typeof newVMI>, want: Parameters<typeof metadataPatch>[1]) =>
   applyPatch(structuredClone(vmi), metadataPatch(vmi, want) as Operation[], true).newDocument;
@@ -91,24 +91,5 @@ describe('labelNodeIfNeeded', () => {
     const r = await labelNodeIfNeeded(client(() => { throw new Error('denied'); }), cached, 'node-1', (e) => errors.push(e));
     expect(r).toEqual({ base: cached });
     expect(errors).toHaveLength(1);
-  });
-});
-
-describe('nodeToLabel: the node label goes out when the launcher Pod is bound', () => {
-  const vmi = newVMI();
-  it('names the bound node while the VMI still waits in Scheduling, before the Pod runs', () => {
-    expect(nodeToLabel({ phase: 'Scheduling' }, [newPod(vmi, onNode('node-1'))])).toBe('node-1');
-    expect(nodeToLabel({ phase: 'Scheduling' }, [newPod(vmi, onNode('node-1'), podRunning())])).toBe('node-1');
-  });
-  it('names nothing before the Pod is bound, or for a Pod that failed or is going away', () => {
-    expect(nodeToLabel({ phase: 'Scheduling' }, [newPod(vmi)])).toBeUndefined();
-    expect(nodeToLabel({ phase: 'Scheduling' }, [])).toBeUndefined();
-    expect(nodeToLabel({ phase: 'Scheduling' }, [newPod(vmi, onNode('node-1'), podFailed())])).toBeUndefined();
-    expect(nodeToLabel({ phase: 'Scheduling' }, [newPod(vmi, onNode('node-1'), podTerminating())])).toBeUndefined();
-    expect(nodeToLabel({ phase: 'Pending' }, [newPod(vmi, onNode('node-1'))])).toBeUndefined();
-  });
-  it('follows status.nodeName once the VMI is handed over (a migration moves it)', () => {
-    expect(nodeToLabel({ phase: 'Running', nodeName: 'node-2' }, [newPod(vmi, onNode('node-1'), podRunning())])).toBe('node-2');
-    expect(nodeToLabel({ phase: 'Failed' }, [newPod(vmi, onNode('node-1'))])).toBeUndefined();
   });
 });

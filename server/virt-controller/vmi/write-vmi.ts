@@ -2,13 +2,12 @@
  * Writes the controller's view of a VMI: status (once, only if changed, with the resourceVersion
  * as precondition), the `kubevirt.io/nodeName` label, and the foreground-delete finalizer.
  */
-import type { KubernetesObject, V1Pod } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { isDeepStrictEqual } from 'node:util';
 import type { VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { CustomResourceClient, JsonPatchOperation } from '../../kube/clients';
 import type { VMIStatus } from './compute-status';
 import { Finalizer, Label, Phase } from './constants';
-import { currentLauncherPod, isPodDown, isPodTerminating } from './pod-state';
 
 export type VMIClient = Pick<CustomResourceClient<KubernetesObject>, 'replaceStatus' | 'jsonPatch'>;
 
@@ -62,20 +61,6 @@ export function metadataPatch(vmi: VirtualMachineInstance, want: { nodeName?: st
     : { op: 'test', path: '/metadata/resourceVersion', value: vmi.metadata.resourceVersion };
   const next = want.finalizer ? [...(finalizers ?? []), Finalizer.ForegroundDeleteVirtualMachine] : (finalizers ?? []).filter((f) => f !== Finalizer.ForegroundDeleteVirtualMachine);
   return [...ops, guard, { op: 'add', path: '/metadata/finalizers', value: next }];
-}
-
-/**
- * PURE: the node the `kubevirt.io/nodeName` label names. Once handed over, status.nodeName. While the
- * VMI waits in Scheduling, the node its launcher Pod is bound to: the label goes out when the Pod is
- * bound, off the path from the Pod running to Scheduled, which is then the status write alone (the
- * label PATCH passes virt-api's two VMI webhooks, the slowest write of a start). A launcher Pod is
- * never moved, so the node it is bound to is the node of the hand-over.
- */
-export function nodeToLabel(status: VMIStatus, pods: V1Pod[]): string | undefined {
-  if (status.nodeName) return status.nodeName;
-  if (status.phase !== Phase.Scheduling) return undefined;
-  const pod = currentLauncherPod(pods);
-  return pod && !isPodDown(pod) && !isPodTerminating(pod) ? pod.spec?.nodeName : undefined;
 }
 
 /**
