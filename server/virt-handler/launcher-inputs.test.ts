@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VirtualMachineInstance } from '../../lib/kubevirt';
-import { MissingInputError, resolveLauncherInputs, type InputReader } from './launcher-inputs';
+import { inputsReadTheApi, MissingInputError, resolveLauncherInputs, type InputReader } from './launcher-inputs';
 
 const b64 = (t: string) => Buffer.from(t).toString('base64');
 const text = (b: string) => Buffer.from(b, 'base64').toString();
@@ -63,5 +63,31 @@ describe('what virt-handler reads for the launcher', () => {
   it('a VMI that names nothing costs no read', async () => {
     const none: InputReader = { secret: () => { throw new Error('read'); }, configMap: () => { throw new Error('read'); }, serviceAccountToken: () => { throw new Error('read'); } };
     expect(await resolveLauncherInputs(vmi({ volumes: [{ name: 'root', containerDisk: { image: 'demo' } }, { name: 'ci', cloudInitNoCloud: { userData: 'x' } }] }), none)).toEqual({});
+  });
+
+  it('inputsReadTheApi says exactly when resolving reads a Secret, a ConfigMap or a token', async () => {
+    const cases = [
+      vmi({ volumes: [{ name: 'root', containerDisk: { image: 'demo' } }, { name: 'ci', cloudInitNoCloud: { userData: 'x' } }] }),
+      vmi({ volumes: [{ name: 'd', downwardAPI: { fields: [{ path: 'l', fieldRef: { fieldPath: 'metadata.labels' } }] } }] }),
+      vmi({ volumes: [{ name: 'ci', cloudInitConfigDrive: { networkDataSecretRef: { name: 'nd' } } }] }),
+      vmi({ volumes: [{ name: 'ci', cloudInitNoCloud: { secretRef: { name: 'ud' } } }] }),
+      vmi({ volumes: [{ name: 'cm', configMap: { name: 'app', optional: true } }] }),
+      vmi({ volumes: [{ name: 's', secret: { secretName: 'creds', optional: true } }] }),
+      vmi({ volumes: [{ name: 'sa', serviceAccount: { serviceAccountName: 'robot' } }] }),
+      vmi({ accessCredentials: [{ sshPublicKey: { source: { secret: { secretName: 'keys' } }, propagationMethod: { configDrive: {} } } }] }),
+      vmi({ accessCredentials: [{ sshPublicKey: { source: { secret: { secretName: 'keys' } }, propagationMethod: { qemuGuestAgent: { users: ['root'] } } } }] }),
+    ];
+    const found = { ud: { userData: 'u' }, nd: { networkData: 'n' }, creds: { p: 'x' }, keys: { a: 'ssh-ed25519 AAA a@x' } };
+    for (const v of cases) {
+      let reads = 0;
+      const r = reader(found);
+      const counting: InputReader = {
+        secret: (ns, n) => { reads++; return r.secret(ns, n); },
+        configMap: (ns, n) => { reads++; return r.configMap(ns, n); },
+        serviceAccountToken: (ns, n) => { reads++; return r.serviceAccountToken(ns, n); },
+      };
+      await resolveLauncherInputs(v, counting);
+      expect({ volumes: v.spec.volumes, reads: inputsReadTheApi(v) }).toEqual({ volumes: v.spec.volumes, reads: reads > 0 });
+    }
   });
 });

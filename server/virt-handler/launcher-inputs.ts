@@ -40,6 +40,23 @@ export function cloudInitFromSecret(data: Record<string, string>, which: 'user' 
   return value === undefined ? undefined : text(value);
 }
 
+/**
+ * Whether resolving this VMI's launcher inputs reads the API (a Secret, a ConfigMap, a TokenRequest).
+ * Without such a read the inputs cost nothing to build, so the handler need not first ask the
+ * launcher whether it already runs the domain before its first `sync`.
+ */
+export function inputsReadTheApi(vmi: VirtualMachineInstance): boolean {
+  const volumeReads = (vmi.spec.volumes ?? []).some((vol) => {
+    const ci = vol.cloudInitNoCloud ?? vol.cloudInitConfigDrive;
+    return Boolean(ci?.secretRef?.name || ci?.networkDataSecretRef?.name || vol.configMap || vol.secret || vol.serviceAccount);
+  });
+  const creds = (vmi.spec as { accessCredentials?: SshCredential[] }).accessCredentials ?? [];
+  return volumeReads || creds.some((c) => {
+    const method = c.sshPublicKey?.propagationMethod;
+    return Boolean((method?.noCloud || method?.configDrive) && c.sshPublicKey?.source?.secret?.secretName);
+  });
+}
+
 export async function resolveLauncherInputs(vmi: VirtualMachineInstance, read: InputReader): Promise<LauncherInputs> {
   const ns = vmi.metadata.namespace ?? 'default';
   const inputs: LauncherInputs = {};

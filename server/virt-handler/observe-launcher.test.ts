@@ -61,3 +61,17 @@ describe('observeLauncher: launcher inputs only when the launcher will use them'
     expect(reader.tokenRequests).toBe(1);
   });
 });
+
+describe('observeLauncher: the first sync of a VMI whose inputs read nothing', () => {
+  it('goes to a fresh launcher without a status round trip first, and starts its domain', async () => {
+    launcher = await new FakeLauncher().start();
+    launcher.hasDomain = false;
+    const conns = new LauncherConnections(() => undefined);
+    open.push(conns);
+    const plain = { ...vmi, spec: { ...vmi.spec, volumes: [{ name: 'disk', containerDisk: { image: 'demo' } }] } } as unknown as VirtualMachineInstance;
+    const seen = await observeLauncher(conns, launcher.podDir, 'default/v', plain, undefined, (v) => resolveLauncherInputs(v, countingReader()));
+    expect(seen.syncError).toBeUndefined();
+    expect(seen.domain?.vmiUID).toBe('uid-1');
+    expect(launcher.commands).toEqual(['sync']);
+  });
+});

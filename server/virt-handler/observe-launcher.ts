@@ -10,6 +10,7 @@ import type { DomainStatus, GuestInfo, LauncherInputs } from '../virt-launcher/p
 import { LauncherError, type LauncherClient } from '../virt-launcher/launcher-client';
 import { LAUNCHER_ERRORS } from '../virt-launcher/protocol';
 import type { LauncherConnections } from './launcher-connections';
+import { inputsReadTheApi } from './launcher-inputs';
 import { isLauncherReady, podFile, readTermination } from './pod-dir';
 
 export interface Observation {
@@ -97,7 +98,8 @@ export async function observeLauncher(
         out.domain = await entry.client.request('status');
       }
     } else if (!entry.synced) {
-      const inputs = (await runsDomainOf(entry.client, vmi)) ? {} : await inputsOf(vmi);
+      // inputs that need no API read are built as cheaply as asked for: no `status` round trip first
+      const inputs = inputsReadTheApi(vmi) && (await runsDomainOf(entry.client, vmi)) ? {} : await inputsOf(vmi);
       out.domain = await entry.client.request('sync', { vmi: vmi as never, inputs }, { timeoutMs: SYNC_TIMEOUT_MS });
       entry.synced = true;
     } else {
