@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { bundleEntry, freshBundleEntry, MANIFEST_FILE } from '../../bin/kv-bundle.mjs';
 import { log } from '../log';
 import { buildKvBundle, packageName, type BundleManifest } from './build-bundle';
@@ -44,6 +45,13 @@ describe('kv bundle', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('has yaml built in: no chunk loads yaml from node_modules, and `kv virtctl create vm` from it prints YAML that reads back', () => {
+    const dir = join(root, manifest.entry, '..');
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toMatch(/from "file:[^"]*\/node_modules\/yaml\//);
+    const vm = parseYaml(runKv(join(root, manifest.entry), ['virtctl', 'create', 'vm', '--name', 'built-in-yaml'])) as { kind?: string; metadata?: { name?: string } };
+    expect(vm).toMatchObject({ kind: 'VirtualMachine', metadata: { name: 'built-in-yaml' } });
+  });
 
   it('has pino built in: a launcher started from it logs pino\'s JSON lines, and no chunk loads pino from node_modules', async () => {
     const dir = join(root, manifest.entry, '..');

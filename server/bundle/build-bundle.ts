@@ -27,8 +27,11 @@ const LOADERS: Record<string, 'ts' | 'tsx' | 'js'> = { '.ts': 'ts', '.tsx': 'tsx
  * node_modules. pino: every `kv` process logs, a launcher Pod too; as an external it is 29 CommonJS
  * files that Node's loader finds, reads and compiles one by one — +7.8 MiB RSS, +2.4 MiB USS and
  * 30–45 ms in every process; built in, +2.3 / +0.9 MiB and ~14 ms (docs/performance.md, "Launcher start").
+ * yaml (the API server, virt-api and `kv up` itself read YAML): as an external 75 CommonJS files,
+ * +8.4 MiB RSS, +3.7 MiB USS and 50–100 ms in a bare process; built in, +1.6 / +0.9 MiB and ~18 ms
+ * (docs/performance.md, "Footprint").
  */
-const BUNDLED_PACKAGES = new Set(['pino']);
+const BUNDLED_PACKAGES = new Set(['pino', 'yaml']);
 /**
  * Built-in CommonJS code calls `require` for Node's own modules ('node:os'); an ESM chunk has no
  * `require`, so each chunk gets one (esbuild's require shim uses it when it exists). The chunk's

@@ -5,7 +5,7 @@ import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { shareProcess } from './shared-process';
-import { COMPONENT_FLAGS, SMALL_YOUNG_GENERATION } from './node-flags';
+import { COMPONENT_FLAGS, SMALL_YOUNG_GENERATION, componentEnv } from './node-flags';
 import { freePorts } from './free-ports';
 import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { applyDefaultsInChild } from './apply-defaults';
@@ -110,8 +110,8 @@ export async function runUpCommand(argv: string[]): Promise<void> {
   const running: SupervisedComponent[] = [];
   let bundle: string | undefined;
   const launch = (spec: ComponentSpec) => {
-    const flagged = { ...spec, nodeFlags: [...COMPONENT_FLAGS, ...(spec.nodeFlags ?? [])] };
-    const c = new SupervisedComponent(bundle ? { ...flagged, env: { ...spec.env, [BUNDLE_ENV]: bundle } } : flagged, paths.logs, upLog);
+    const env = { ...componentEnv(), ...spec.env, ...(bundle ? { [BUNDLE_ENV]: bundle } : {}) };
+    const c = new SupervisedComponent({ ...spec, env, nodeFlags: [...COMPONENT_FLAGS, ...(spec.nodeFlags ?? [])] }, paths.logs, upLog);
     c.start();
     running.push(c);
     return c;

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { readFileSync, statSync } from 'node:fs';
+import { createSecureContext, type ConnectionOptions, type SecureContext } from 'node:tls';
+import { request, type RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { parse } from 'yaml';
 import type { V1NodeList } from '@kubernetes/client-node';
@@ -7,16 +8,35 @@ import { Annotation } from '../../lib/kubevirt/labels';
 
 export interface ApiAccess { server: string; ca: string; token: string }
 
-/** Reads the server URL, CA and bearer token out of a kubeconfig written by the API server. */
+interface ParsedAccess { mtimeMs: number; size: number; access: ApiAccess | undefined }
+const parsed = new Map<string, ParsedAccess>();
+
+/**
+ * Reads the server URL, CA and bearer token out of a kubeconfig written by the API server. The
+ * liveness probes ask every second: the file is parsed again only when its mtime or size changed.
+ */
 export function readApiAccess(kubeconfigPath: string): ApiAccess | undefined {
-  if (!existsSync(kubeconfigPath)) return undefined;
+  let st;
+  try { st = statSync(kubeconfigPath); } catch { return undefined; }
+  const known = parsed.get(kubeconfigPath);
+  if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return known.access;
   const doc = parse(readFileSync(kubeconfigPath, 'utf8'));
   const cluster = doc?.clusters?.[0]?.cluster;
   const user = doc?.users?.[0]?.user;
-  if (!cluster?.server || !user?.token) return undefined;
-  const ca = cluster['certificate-authority-data'] ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString() : '';
-  return { server: cluster.server, ca, token: user.token };
+  const ca = cluster?.['certificate-authority-data'] ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString() : '';
+  const access = cluster?.server && user?.token ? { server: cluster.server, ca, token: user.token } : undefined;
+  parsed.set(kubeconfigPath, { mtimeMs: st.mtimeMs, size: st.size, access });
+  return access;
 }
+
+/** one TLS context per CA: building one parses the CA again (a probe every second per component) */
+const contexts = new Map<string, SecureContext>();
+const contextFor = (ca: string): SecureContext | undefined => {
+  if (!ca) return undefined;
+  let ctx = contexts.get(ca);
+  if (!ctx) { ctx = createSecureContext({ ca }); contexts.set(ca, ctx); }
+  return ctx;
+};
 
 /**
  * GET a path on the API server; resolves with status and parsed JSON body (or undefined). `T` is
@@ -24,7 +44,9 @@ export function readApiAccess(kubeconfigPath: string): ApiAccess | undefined {
  */
 export function apiGet<T = unknown>(access: ApiAccess, path: string, timeoutMs = 2000): Promise<{ status: number; body: T | undefined }> {
   return new Promise((resolveGet) => {
-    const req = request(new URL(path, access.server), { ca: access.ca || undefined, headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+    // tls.connect takes a ready secureContext; https' RequestOptions type does not list it
+    const options: RequestOptions & Pick<ConnectionOptions, 'secureContext'> = { secureContext: contextFor(access.ca), headers: { authorization: `Bearer ${access.token}`, accept: 'application/json' }, timeout: timeoutMs };
+    const req = request(new URL(path, access.server), options, (res) => {
       let data = '';
       res.setEncoding('utf8');
       res.on('data', (c) => { data += c; });
