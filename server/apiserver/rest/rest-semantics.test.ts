@@ -244,6 +244,19 @@ describe('delete', () => {
     expect((await t.call('GET', `${NS}/configmaps/fin`)).status).toBe(404);
   });
 
+  it('removing the last finalizer deletes in the same step: no watcher ever sees it deleting and unfinalized', async () => {
+    await t.call('POST', `${NS}/configmaps`, cm('fin-atomic', { finalizers: ['example.com/hold'] }));
+    const w = await t.watch(`${NS}/configmaps?watch=true&fieldSelector=metadata.name%3Dfin-atomic`);
+    await t.call('DELETE', `${NS}/configmaps/fin-atomic`);
+    const emptied = await t.call('PATCH', `${NS}/configmaps/fin-atomic`, { metadata: { finalizers: null } }, { contentType: 'application/merge-patch+json' });
+    expect(emptied.status).toBe(200);
+    expect((await t.call('GET', `${NS}/configmaps/fin-atomic`)).status).toBe(404);
+    await waitFor(() => w.events.some((e) => e.type === 'DELETED'));
+    w.stop();
+    const seen = w.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.deletionTimestamp ? 'deleting' : 'live'} [${((e.object.metadata.finalizers as string[] | undefined) ?? []).join()}]`);
+    expect(seen).toEqual(['ADDED live [example.com/hold]', 'MODIFIED deleting [example.com/hold]', 'DELETED deleting [example.com/hold]']);
+  });
+
   it('deletes a bound pod gracefully and an unbound one at once', async () => {
     const pod = (name: string, nodeName?: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { nodeName, containers: [{ name: 'c', image: 'x' }] } });
     await t.call('POST', `${NS}/pods`, pod('bound', 'node1'));

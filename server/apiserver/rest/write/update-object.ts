@@ -66,18 +66,6 @@ async function desiredObject<T extends ApiObject>(ctx: ApiContext, input: Update
   return { object: next, warnings: [...validated.warnings, ...admitted.warnings] };
 }
 
-/** removes an object whose last finalizer this update took away */
-async function deleteIfFinalized(ctx: ApiContext, rt: ServedType, key: string, obj: ApiObject): Promise<void> {
-  if (!shouldDeleteAfterUpdate(rt, obj)) return;
-  try {
-    const { revision } = await ctx.store.delete(key, Number(obj.metadata.resourceVersion));
-    obj.metadata.resourceVersion = String(revision);
-    ctx.afterWrite?.(rt);
-  } catch (err) {
-    if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
-  }
-}
-
 /** PUT / PATCH / status writes: compare-and-swap against the stored revision, retried on a lost race */
 export async function updateObject<T extends ApiObject = ApiObject>(ctx: ApiContext, input: UpdateInput<T>, opts: WriteOptions): Promise<WriteResult> {
   const { rt, name } = input;
@@ -90,10 +78,19 @@ export async function updateObject<T extends ApiObject = ApiObject>(ctx: ApiCont
     let finish: FinishWrite = () => undefined;
     try {
       const { object: next, warnings } = await desiredObject(ctx, input, current, opts, (f) => { finish = f; });
-      if (jsonEqual(next, current) || opts.dryRun) return { object: next, warnings };
+      if (opts.dryRun) return { object: next, warnings };
+      // the last finalizer of an object being deleted is gone: it is removed in the same step, as
+      // kube's store does — never stored deleting and unfinalized, which nothing would ever revisit
+      // (an API server killed between an update and its delete left such an object for good)
+      if (shouldDeleteAfterUpdate(rt, next)) {
+        const { revision } = await ctx.store.delete(key, kv.modRevision);
+        next.metadata.resourceVersion = String(revision);
+        ctx.afterWrite?.(rt);
+        return { object: next, warnings };
+      }
+      if (jsonEqual(next, current)) return { object: next, warnings };
       next.metadata.resourceVersion = String(await ctx.store.update(key, encodeObject(next, rt), kv.modRevision));
       ctx.afterWrite?.(rt);
-      await deleteIfFinalized(ctx, rt, key, next);
       return { object: next, warnings };
     } catch (err) {
       // lost a race with another write: re-read and re-apply (a PUT's or patch's own resourceVersion
