@@ -8,14 +8,14 @@ import type { DataVolumeLike, PersistentVolumeClaimLike } from '../../../lib/kub
 import { isLiveUpdate, isVMIFinal, MEMORY_CHANGE_CONDITION, runStrategyOf, type KubeVirtConfiguration } from '../../../lib/kubevirt';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../lib/kubevirt';
 import type { KubeClients } from '../../kube/clients';
-import { Controller, controllerOwnerKey } from '../../kube/controller';
+import { Controller, controllerOwnerKey, SyncError } from '../../kube/controller';
 import type { WorkQueueMetricsProvider } from '../../kube/workqueue';
 import type { EventRecorder } from '../../kube/events';
 import { Expectations } from '../../kube/expectations';
 import { Informer } from '../../kube/informer';
 import { collectionPath, keyOf, VirtualMachineInstanceResource, VirtualMachineResource } from '../../kube/resources';
 import { computeVMStatus } from './compute-vm-status';
-import { VM_KIND } from './constants';
+import { FailureReason, VM_KIND } from './constants';
 import { applyLiveUpdate, memoryChangeMigration, memoryMigrationDue, planLiveUpdate } from './live-update';
 import { RevisionStore } from './revisions';
 import { InstancetypeLookup } from '../../kube/instancetype-lookup';
@@ -26,6 +26,9 @@ import { isUrgentVMIUpdate, isUrgentVMUpdate } from './urgent-change';
 import { setFinalizer, writeVMStatusIfChanged } from './write-vm';
 import { ensureDataVolumes } from './data-volume-templates';
 import { subjectAccessReviewer, type AccessReview } from '../../kube/clone-authorization';
+
+/** sync failures the queue retries with backoff (KubeVirt returns them to its queue) */
+const RETRIED_FAILURES = new Set<string>([FailureReason.FailedCreate, FailureReason.FailedDelete]);
 
 export interface VMControllerOptions {
   clients: KubeClients;
@@ -144,6 +147,10 @@ export class VMController {
     if (vmi && isVMIFinal(vmi)) await setFinalizer(clients.vmis, vmi, false);
     if (vm.metadata.deletionTimestamp && !vmi) await setFinalizer(clients.vms, vm, false);
     if (result.retryAfterMs) this.controller.enqueueAfter(key, result.retryAfterMs);
+    // a VMI create or delete the API server refused (virt-api's webhooks down, a lost race) is tried
+    // again with the queue's per-key backoff, as KubeVirt's controller returns the error to its queue:
+    // nothing else would wake us once the Failure condition is written and the cause goes away
+    if (!result.retryAfterMs && result.syncError && RETRIED_FAILURES.has(result.syncError.reason)) throw new SyncError(result.syncError.reason, result.syncError.message);
     const backoffUntil = Date.parse(status.startFailure?.retryAfterTimestamp ?? '');
     if (Number.isFinite(backoffUntil) && backoffUntil > Date.now()) this.controller.enqueueAfter(key, backoffUntil - Date.now());
   }
