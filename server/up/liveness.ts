@@ -31,7 +31,6 @@ export function watchLiveness(probe: LivenessProbe, signal: AbortSignal, onHung:
   let lastAnswer: number | undefined;
   let inFlight = 0;
   let timer: NodeJS.Timeout | undefined;
-  let hung = false;
   const maxInFlight = Math.max(1, Math.ceil(o.windowMs / o.periodMs));
   const send = () => {
     if (inFlight >= maxInFlight) return;
@@ -42,13 +41,11 @@ export function watchLiveness(probe: LivenessProbe, signal: AbortSignal, onHung:
     });
   };
   const judge = () => {
-    if (signal.aborted || hung) return;
+    if (signal.aborted) return;
     // never answered: the window ends `initialDelayMs` after the start
     const since = lastAnswer ?? startedAt + o.initialDelayMs - o.windowMs;
-    if (Date.now() - since >= o.windowMs) {
-      hung = true;
-      return onHung(Date.now() - (lastAnswer ?? startedAt));
-    }
+    // the verdict is final: no further probe is scheduled
+    if (Date.now() - since >= o.windowMs) return onHung(Date.now() - (lastAnswer ?? startedAt));
     schedule();
   };
   const schedule = () => {

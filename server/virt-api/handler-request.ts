@@ -1,10 +1,10 @@
 /**
- * One HTTP request from virt-api to a node's virt-handler on a kept-alive connection. A socket
- * the handler closed as idle just as it was reused carries nothing the handler read, so that
- * request is sent again once on a fresh connection (Node's documented `reusedSocket` idiom);
+ * One HTTP request from virt-api to a node's virt-handler on a kept-alive connection, sent once
+ * more when the handler had just closed that connection as idle (server/http/idle-resend.ts);
  * any other transport failure is reported with its code (ECONNREFUSED, ETIMEDOUT, …).
  */
-import { Agent, request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { requestWithIdleResend } from '../http/idle-resend';
 
 /** virt-handler serves plain HTTP with a bearer token (server/virt-handler/main.ts) */
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
@@ -12,22 +12,15 @@ const agent = new Agent({ keepAlive: true, maxSockets: 32 });
 export interface HandlerReply { status: number; contentType: string; body: Buffer }
 
 /** A failure before any answer: nothing to relay but the reason. */
-export class HandlerTransportError extends Error {}
+class HandlerTransportError extends Error {}
 
 export function requestHandler(url: string, method: 'GET' | 'PUT', token: string, timeoutMs: number): Promise<HandlerReply> {
-  const attempt = (mayResend: boolean): Promise<HandlerReply> => new Promise((resolve, reject) => {
-    const req: ClientRequest = request(url, {
-      // the resend goes on a connection of its own: the pool's other idle sockets may have been closed at the same moment
-      method, agent: mayResend ? agent : false, headers: { authorization: `Bearer ${token}`, 'content-length': 0 },
-    }, (res) => readReply(res).then(resolve, reject));
+  return requestWithIdleResend<HandlerReply>(agent, (via, { resolve, reject }) => {
+    const req = request(url, { method, agent: via, headers: { authorization: `Bearer ${token}`, 'content-length': 0 } }, (res) => readReply(res).then(resolve, reject));
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (mayResend && req.reusedSocket && err.code === 'ECONNRESET') return void attempt(false).then(resolve, reject);
-      reject(new HandlerTransportError(err.code && !err.message.includes(err.code) ? `${err.message} (${err.code})` : err.message));
-    });
     req.end();
-  });
-  return attempt(true);
+    return req;
+  }, (err) => new HandlerTransportError(err.code && !err.message.includes(err.code) ? `${err.message} (${err.code})` : err.message));
 }
 
 function readReply(res: IncomingMessage): Promise<HandlerReply> {

@@ -1,6 +1,7 @@
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
+import { requestWithIdleResend } from '../../http/idle-resend';
 import { resolveServiceTarget } from './service-resolver';
 import type { WebhookClientConfig } from './webhook-rules';
 
@@ -34,25 +35,20 @@ export async function postAdmissionReview(clientConfig: WebhookClientConfig | un
   const body = JSON.stringify(review);
   const ca = clientConfig?.caBundle ? Buffer.from(clientConfig.caBundle, 'base64').toString('utf8') : undefined;
   const display = `Post "${url.toString()}"`;
-  const attempt = (mayRetry: boolean): Promise<unknown> => new Promise((resolve, reject) => {
-    const https = url.protocol === 'https:';
-    const send = https ? httpsRequest : httpRequest;
-    const req: ClientRequest = send(url, {
+  const https = url.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
+  // a socket the webhook closed as idle just as it was reused: nothing was reviewed, it is sent again
+  return requestWithIdleResend<unknown>(https ? agents.https : agents.http, (agent, { resolve, reject }) => {
+    const req = send(url, {
       method: 'POST',
-      // the resend goes on a connection of its own: the pool's other idle sockets may have been closed at the same moment
-      agent: mayRetry ? (https ? agents.https : agents.http) : false,
+      agent,
       headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': Buffer.byteLength(body) },
       ...(https ? tlsOptions(ca, serverName) : {}),
     }, (res) => readReply(res, display).then(resolve, reject));
     req.setTimeout(timeoutSeconds * 1000, () => req.destroy(new WebhookCallError(`${display}: context deadline exceeded`)));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      // the server closed a kept-alive socket just as we reused it: nothing was reviewed, send again on a new one
-      if (mayRetry && req.reusedSocket && err.code === 'ECONNRESET') return void attempt(false).then(resolve, reject);
-      reject(err instanceof WebhookCallError ? err : new WebhookCallError(`${display}: ${err.message}`));
-    });
     req.end(body);
-  });
-  return attempt(true);
+    return req;
+  }, (err) => (err instanceof WebhookCallError ? err : new WebhookCallError(`${display}: ${err.message}`)));
 }
 
 function tlsOptions(ca: string | undefined, serverName: string | undefined) {
