@@ -8,9 +8,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../apiserver/kubeconfig';
 import { startTestServer, type TestServer } from '../apiserver/testing/test-server';
-import { dataPaths } from '../data-dir';
+import { writeAdminKubeconfig } from '../apiserver/testing/admin-kubeconfig';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { createUploadServer } from './upload/upload-server';
 import { registerDataVolumeWebhook } from './upload/register-webhook';
@@ -37,8 +36,7 @@ const bind = (ns: string, name: string, roleName: string) => created(`${RBAC}/na
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   const kc = loadKubeConfig(kubeconfig);
   upload = createUploadServer(kc, { resolve: async () => ({ error: 'no uploads here', code: 404 }), finished: async () => {} });
   await new Promise<void>((resolve) => upload.listen(0, '127.0.0.1', resolve));

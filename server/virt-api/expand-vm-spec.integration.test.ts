@@ -4,9 +4,8 @@
  * and the preference's devices; refusals are 400s with KubeVirt's messages; nothing is written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../apiserver/kubeconfig';
 import { startTestServer, type TestServer } from '../apiserver/testing/test-server';
-import { dataPaths } from '../data-dir';
+import { writeAdminKubeconfig } from '../apiserver/testing/admin-kubeconfig';
 import { startVirtApi, type VirtApi } from './virt-api-server';
 
 let api: TestServer;
@@ -24,8 +23,7 @@ const draft = (spec: object, template: object = {}, metadata: object = { name: '
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   virtApi = await startVirtApi({ kubeconfig, dataDir: api.dataDir });
   const make = async (plural: string, kind: string, name: string, spec: object, ns?: string) => {
     const path = ns ? `${TYPES}/namespaces/${ns}/${plural}` : `${TYPES}/${plural}`;

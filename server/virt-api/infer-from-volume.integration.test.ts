@@ -4,9 +4,8 @@
  * and preference they name; failures come back as the API server relays KubeVirt's refusal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../apiserver/kubeconfig';
 import { startTestServer, type TestServer } from '../apiserver/testing/test-server';
-import { dataPaths } from '../data-dir';
+import { writeAdminKubeconfig } from '../apiserver/testing/admin-kubeconfig';
 import { startVirtApi, type VirtApi } from './virt-api-server';
 
 let api: TestServer;
@@ -32,8 +31,7 @@ const pvcVol = (claimName: string) => ({ persistentVolumeClaim: { claimName } })
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   virtApi = await startVirtApi({ kubeconfig, dataDir: api.dataDir });
   const types = '/apis/instancetype.kubevirt.io/v1beta1';
   expect((await api.call('POST', `${types}/virtualmachineclusterinstancetypes`, { apiVersion: 'instancetype.kubevirt.io/v1beta1', kind: 'VirtualMachineClusterInstancetype', metadata: { name: 'u1.small' }, spec: { cpu: { guest: 1 }, memory: { guest: '2Gi' } } })).status).toBe(201);

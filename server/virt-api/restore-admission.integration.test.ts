@@ -4,9 +4,8 @@
  * KubeVirt's message and cause (no snapshot controller runs: the snapshot's status is written here).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../apiserver/kubeconfig';
 import { startTestServer, waitFor, type CallResult, type TestServer } from '../apiserver/testing/test-server';
-import { dataPaths } from '../data-dir';
+import { writeAdminKubeconfig } from '../apiserver/testing/admin-kubeconfig';
 import { makeKubeClients } from '../kube/clients';
 import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
@@ -30,8 +29,7 @@ const restore = (name: string, spec: Record<string, unknown> = {}) => ({
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   virtApi = await startVirtApi({ kubeconfig, dataDir: api.dataDir });
   const vm = await api.call('POST', VMS, {
     apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name: 'vm1' },

@@ -6,9 +6,8 @@
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { writeKubeconfig } from '../apiserver/kubeconfig';
 import { startTestServer, waitFor, type TestServer } from '../apiserver/testing/test-server';
-import { dataPaths } from '../data-dir';
+import { writeAdminKubeconfig } from '../apiserver/testing/admin-kubeconfig';
 import { makeKubeClients } from '../kube/clients';
 import { EventRecorder } from '../kube/events';
 import { loadKubeConfig } from '../kube/kubeconfig';
@@ -48,8 +47,7 @@ const getVM = async (name: string) => (await api.call('GET', `${VMS}/${name}`)).
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   virtApi = await startVirtApi({ kubeconfig, dataDir: api.dataDir });
   const clients = makeKubeClients(loadKubeConfig(kubeconfig));
   void new VMController({ clients, recorder: new EventRecorder(clients.core, { component: 'test' }) }).run(abort.signal);

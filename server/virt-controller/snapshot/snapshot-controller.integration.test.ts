@@ -9,9 +9,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../../apiserver/kubeconfig';
 import { startTestServer, waitFor, type TestServer } from '../../apiserver/testing/test-server';
-import { dataPaths } from '../../data-dir';
+import { writeAdminKubeconfig } from '../../apiserver/testing/admin-kubeconfig';
 import { makeKubeClients } from '../../kube/clients';
 import { EventRecorder } from '../../kube/events';
 import { loadKubeConfig } from '../../kube/kubeconfig';
@@ -39,8 +38,7 @@ const readyMessage = (r: { status?: { conditions?: { type: string; message?: str
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   const clients = makeKubeClients(loadKubeConfig(kubeconfig));
   const volume = join(api.dataDir, 'volumes', 'pv1');
   mkdirSync(volume, { recursive: true });

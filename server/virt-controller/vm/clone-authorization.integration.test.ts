@@ -7,9 +7,8 @@
  * not authorized again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeKubeconfig } from '../../apiserver/kubeconfig';
 import { startTestServer, waitFor, type TestServer } from '../../apiserver/testing/test-server';
-import { dataPaths } from '../../data-dir';
+import { writeAdminKubeconfig } from '../../apiserver/testing/admin-kubeconfig';
 import { makeKubeClients } from '../../kube/clients';
 import { EventRecorder } from '../../kube/events';
 import { loadKubeConfig } from '../../kube/kubeconfig';
@@ -47,8 +46,7 @@ async function created(path: string, body: unknown): Promise<void> {
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   const clients = makeKubeClients(loadKubeConfig(kubeconfig));
   for (const ns of [SRC, 'explicit', 'implicit', 'existing']) await created('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   await created(`/api/v1/namespaces/${SRC}/persistentvolumeclaims`, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'disk' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Mi' } } } });

@@ -5,9 +5,8 @@
  * for good after one refused create).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { writeKubeconfig } from '../../apiserver/kubeconfig';
 import { startTestServer, waitFor, type TestServer } from '../../apiserver/testing/test-server';
-import { dataPaths } from '../../data-dir';
+import { writeAdminKubeconfig } from '../../apiserver/testing/admin-kubeconfig';
 import { makeKubeClients } from '../../kube/clients';
 import { EventRecorder } from '../../kube/events';
 import { loadKubeConfig } from '../../kube/kubeconfig';
@@ -21,8 +20,7 @@ const VMIS = '/apis/kubevirt.io/v1/namespaces/default/virtualmachineinstances';
 
 beforeAll(async () => {
   api = await startTestServer();
-  const kubeconfig = dataPaths(api.dataDir).kubeconfig;
-  writeKubeconfig(kubeconfig, { server: api.srv.url, caPem: api.srv.caPem, token: api.srv.adminToken });
+  const kubeconfig = writeAdminKubeconfig(api);
   const clients = makeKubeClients(loadKubeConfig(kubeconfig));
   void new VMController({ clients, recorder: new EventRecorder(clients.core, { component: 'test' }) }).run(abort.signal);
 }, 60_000);
