@@ -12,7 +12,7 @@ export const SMALL_YOUNG_GENERATION = ['--max-semi-space-size=2'];
  * admission, watch encoding) a few hundred times each; at the default budget TurboFan compiled many
  * of them while they were still warming up, and those compiles (on V8's worker threads, in the
  * process's CPU) were ~25 % of its CPU in a 10-VMI start (`--no-opt` measured the share). At 4×
- * only paths that stay hot are optimised: API server CPU per paused VMI start 40–50 → 32–35 ms,
+ * only paths that stay hot are optimised: API server CPU per paused VMI start median 45 → 34 ms,
  * server CPU per create 0.53–0.59 → 0.42–0.44 ms. 8× saved a little more CPU but made creates/s
  * and watch latency erratic (code left unoptimised longer). docs/performance.md, "API server: V8's
  * tiering budget".
