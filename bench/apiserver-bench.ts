@@ -8,6 +8,8 @@
  * `node bin/kv.mjs bundle`; the bench refuses a stale one). KV_BENCH_SERVER=tsx runs the sources
  * through tsx instead (its keepNames helper costs measurable CPU in hot closures).
  * KV_BENCH_CPU_PROF=<dir>: the API server process writes a V8 CPU profile there on exit.
+ * KV_BENCH_SERVER_FLAGS='<node flags>': more node/V8 flags for the server, after kv up's own for it
+ * (e.g. `--interrupt-budget=67584`, V8's default, to compare with kv up's tiering budget).
  * KV_BENCH_WATCH_SELECTOR=<labelSelector>: the watchers use it (e.g. `bench=yes`, which every VM
  * matches: the same events, through the selector path).
  */
@@ -125,7 +127,7 @@ async function benchWatch(c: Client, s: { url: string; caPem: string; adminToken
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kv-apiserver-bench-'));
 const profDir = process.env.KV_BENCH_CPU_PROF;
-const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+const nodeArgs = [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), ...(process.env.KV_BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])];
 const useTsx = process.env.KV_BENCH_SERVER === 'tsx';
 const server: ChildServer = useTsx ? await startChildServer(dataDir, undefined, nodeArgs) : await startBundledServer(dataDir, nodeArgs);
 out(`server: ${useTsx ? 'sources through tsx' : 'kv apiserver from the bundle'}`);

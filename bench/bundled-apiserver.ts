@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ChildServer } from '../server/apiserver/testing/child-server';
+import { API_SERVER_FLAGS } from '../server/up/node-flags';
 
 const KV = fileURLToPath(new URL('../bin/kv.mjs', import.meta.url));
 const KV_BUNDLE = fileURLToPath(new URL('../bin/kv-bundle.mjs', import.meta.url));
@@ -20,12 +21,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `kv apiserver` from the esbuild bundle (as `kv up` runs it), ready once it wrote DIR/kubeconfig */
+/** `kv apiserver` from the esbuild bundle with kv up's node flags for it (as `kv up` runs it), ready once it wrote DIR/kubeconfig */
 export async function startBundledServer(dataDir: string, nodeArgs: string[] = []): Promise<ChildServer> {
   const { bundleEntry } = (await import(KV_BUNDLE)) as { bundleEntry: () => string | undefined };
   if (!bundleEntry()) throw new Error('no up-to-date bundle: run `node bin/kv.mjs bundle` first (or KV_BENCH_SERVER=tsx)');
   const port = await freePort();
-  const proc = spawn(process.execPath, [...nodeArgs, KV, 'apiserver', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'], {
+  const proc = spawn(process.execPath, [...API_SERVER_FLAGS, ...nodeArgs, KV, 'apiserver', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KV_LOG_LEVEL: 'warn' },
   });
   const kubeconfig = join(dataDir, 'kubeconfig');

@@ -28,7 +28,7 @@ import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { WebSocket } from 'ws';
 import { StageRecorder } from './vmi-start-stages';
-import { diffWrites, formatWrites, isStartWrite, readWrites } from '../e2e/support/api-writes';
+import { diffWrites, formatWrites, isStartWrite, readTlsConnections, readWrites } from '../e2e/support/api-writes';
 
 const PAUSED = process.argv.includes('--paused');
 const args = process.argv.slice(2).filter((a) => a !== '--paused');
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     const cpuBefore = componentCpu(cluster.dataDir);
     const windowStart = performance.now();
     const writesBefore = await readWrites(cluster.access);
+    const tlsBefore = await readTlsConnections(cluster.access);
     const created = new Map<string, number>();
     const running = new Map<string, number>();
     const login = new Map<string, number>();
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     while ((running.size < COUNT || (!PAUSED && logins.length < COUNT)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await new Promise((r) => setTimeout(r, 2000)); // the writes that follow Running (Ready after the Pod) land
     const writes = diffWrites(writesBefore, await readWrites(cluster.access)).filter(isStartWrite);
+    const tlsAfter = await readTlsConnections(cluster.access);
     const cpu = cpuUsed(cpuBefore, componentCpu(cluster.dataDir)); // the start window: first create → 2 s after the last Running
     const windowMs = performance.now() - windowStart;
     await Promise.all(logins);
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
     if (!PAUSED) line('create → login prompt', [...login.values()]);
     const sum = (ws: typeof writes) => ws.reduce((a, w) => a + w.n, 0) / COUNT;
     console.log(`API writes per VMI until 2 s after all Running (VMIs and Pods): ${sum(writes).toFixed(2)}, of them 409 conflicts: ${sum(writes.filter((w) => w.code === '409')).toFixed(2)}`);
+    console.log(`new TLS connections to the API server per VMI: ${((tlsAfter.full - tlsBefore.full) / COUNT).toFixed(2)} full handshakes, ${((tlsAfter.resumed - tlsBefore.resumed) / COUNT).toFixed(2)} resumed sessions`);
     for (const row of formatWrites(writes, COUNT)) console.log(row);
     console.log('stages (ms after create):');
     for (const row of stages.summary(pct)) console.log(row);

@@ -49,3 +49,11 @@ export function formatWrites(writes: WriteCount[], perVMIs: number): string[] {
   return [...writes].sort((a, b) => b.n - a.n)
     .map((w) => `  ${w.verb.padEnd(6)} ${w.resource.padEnd(34)} ${shortUser(w.user).padEnd(22)} ${w.code}  ${(w.n / perVMIs).toFixed(2)} per VMI`);
 }
+
+/** TLS connections the API server accepted so far (`kubevirt_ts_apiserver_tls_connections_total`): full handshakes and resumed sessions */
+export async function readTlsConnections(access: ApiAccess): Promise<{ full: number; resumed: number }> {
+  const reply = await callRest({ url: access.server, ca: access.ca, token: access.token }, 'GET', '/metrics');
+  if (reply.status !== 200) throw new Error(`GET /metrics: ${reply.status}`);
+  const value = (resumed: boolean) => Number(new RegExp(`^kubevirt_ts_apiserver_tls_connections_total\\{resumed="${resumed}"\\} (\\d+)`, 'm').exec(String(reply.body))?.[1] ?? 0);
+  return { full: value(false), resumed: value(true) };
+}

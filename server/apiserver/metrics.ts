@@ -10,6 +10,8 @@ export interface ApiServerMetrics {
   /** `user`: the authenticated (or impersonated) user, when the request got that far */
   observeRequest(info: RequestInfo, code: number, seconds: number, user?: string): void;
   watchStarted(info: RequestInfo): () => void;
+  /** a client finished a TLS handshake with the server; `resumed`: by session resumption (no key exchange with the serving key) */
+  connectionAccepted(resumed: boolean): void;
 }
 
 /** kube's verb label: POST for create, PUT for update, the verb in capitals otherwise */
@@ -50,8 +52,13 @@ export function createApiServerMetrics(storeStats?: CommitStats): ApiServerMetri
   // does for writes, so a bench can count each component's writes and conflicts per object
   const writes = new Counter({ name: 'kubevirt_ts_apiserver_write_requests_total', help: 'Counter of mutating apiserver requests broken out by verb, group, resource, subresource, HTTP response code and user.', labelNames: ['verb', 'group', 'resource', 'subresource', 'code', 'user'], registers: [registry] });
   const watchers = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests (watches).', labelNames: ['group', 'resource'], registers: [registry] });
+  // not kube's: what clients that do not keep their connections cost (a full handshake signs with the serving key)
+  const connections = new Counter({ name: 'kubevirt_ts_apiserver_tls_connections_total', help: 'TLS connections the API server accepted, by whether the client resumed an earlier session.', labelNames: ['resumed'], registers: [registry] });
   return {
     registry,
+    connectionAccepted(resumed) {
+      connections.inc({ resumed: String(resumed) });
+    },
     observeRequest(info, code, seconds, user) {
       const resource = info.isResource ? info.resource : '';
       requests.inc({ verb: verbLabel(info.verb), group: info.group, resource, subresource: info.subresource ?? '', code: String(code) });

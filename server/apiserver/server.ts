@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { log } from '../log';
 import { dataPaths } from '../data-dir';
 import { ensureTokenSigner } from './sa-token-signer';
@@ -87,10 +88,16 @@ export async function startApiServer(opts: ApiServerOptions): Promise<ApiServer>
   const host = opts.host ?? '127.0.0.1';
   let ready = false;
   let address = '';
+  const metrics = createApiServerMetrics(() => store.commitStats());
   const server: Server = createServer({ cert: pki.certPem, key: pki.keyPem, keepAlive: true, requestTimeout: 120_000, keepAliveTimeout: 65_000, headersTimeout: 70_000 } as never,
-    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, metrics: createApiServerMetrics(() => store.commitStats()) }));
+    createRequestListener({ ctx, tokens, serverAddress: () => address, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 10_000, isReady: () => ready, metrics }));
   const sockets = new Set<Socket>();
-  server.on('secureConnection', (s: Socket) => { s.setNoDelay(true); sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('secureConnection', (s: TLSSocket) => {
+    s.setNoDelay(true);
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    metrics.connectionAccepted(s.isSessionReused());
+  });
   server.on('upgrade', createUpgradeListener(ctx, tokens));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

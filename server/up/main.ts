@@ -5,7 +5,7 @@ import { createUpLog } from './up-log';
 import { parseUpFlags, type UpOptions } from './flags';
 import { SupervisedComponent, type ComponentSpec } from './supervisor';
 import { shareProcess } from './shared-process';
-import { COMPONENT_FLAGS, SMALL_YOUNG_GENERATION, componentEnv } from './node-flags';
+import { API_SERVER_FLAGS, COMPONENT_FLAGS, SMALL_YOUNG_GENERATION, componentEnv } from './node-flags';
 import { freePorts } from './free-ports';
 import { apiGet, httpStatus, readApiAccess, podNetworkLine, readyNodes, waitFor, type ApiAccess } from './readiness';
 import { applyDefaultsInChild } from './apply-defaults';
@@ -52,7 +52,7 @@ function plan(o: UpOptions, handlerPorts: number[], uploadPort: number, controll
   const as = (component: string) => ['--kubeconfig', paths.componentKubeconfig(component)];
   const names = Array.from({ length: o.nodes }, (_, i) => `node-${i + 1}`);
   return {
-    apiserver: { name: 'apiserver', args: ['apiserver', ...common, '--port', String(o.apiPort), ...(o.bare ? ['--no-crds', ...advertiseFlags()] : [])], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
+    apiserver: { name: 'apiserver', nodeFlags: API_SERVER_FLAGS, args: ['apiserver', ...common, '--port', String(o.apiPort), ...(o.bare ? ['--no-crds', ...advertiseFlags()] : [])], liveness: { check: (timeoutMs) => apiServerAnswers(paths.kubeconfig, timeoutMs) } },
     // virt-api runs whether or not the console does: admission and every subresource need it
     virtApi: o.bare ? undefined : {
       name: 'virt-api', nodeFlags: SMALL_YOUNG_GENERATION, args: ['virt-api', ...common, ...as('virt-api'), '--port', String(o.virtApiPort), '--allowed-origin', `http://${o.host}:${o.consolePort}`],

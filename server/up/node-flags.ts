@@ -6,6 +6,19 @@
  */
 export const SMALL_YOUNG_GENERATION = ['--max-semi-space-size=2'];
 
+/**
+ * The API server's V8 tiering budget, 4× V8's default (67,584 bytecode bytes run before a function
+ * is considered for optimisation). An API server runs a wide spread of code paths (every kind,
+ * admission, watch encoding) a few hundred times each; at the default budget TurboFan compiled many
+ * of them while they were still warming up, and those compiles (on V8's worker threads, in the
+ * process's CPU) were ~25 % of its CPU in a 10-VMI start (`--no-opt` measured the share). At 4×
+ * only paths that stay hot are optimised: API server CPU per paused VMI start median 45 → 34 ms,
+ * server CPU per create 0.53–0.59 → 0.42–0.44 ms. 8× saved a little more CPU but made creates/s
+ * and watch latency erratic (code left unoptimised longer). docs/performance.md, "API server: V8's
+ * tiering budget".
+ */
+export const API_SERVER_FLAGS = ['--interrupt-budget=262144'];
+
 /** every component: lets it give back its start-up garbage once started (server/startup-gc.ts) */
 export const COMPONENT_FLAGS = ['--expose-gc'];
 

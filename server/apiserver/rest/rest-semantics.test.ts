@@ -1,3 +1,4 @@
+import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, waitFor, type TestServer } from '../testing/test-server';
 
@@ -58,6 +59,33 @@ describe('metrics', () => {
     expect(after.writes - before.writes).toBeGreaterThanOrEqual(20);
     expect(after.commits - before.commits).toBeGreaterThanOrEqual(1);
     expect(after.commits - before.commits).toBeLessThanOrEqual(after.writes - before.writes);
+  });
+
+  it('counts TLS connections, full handshakes apart from resumed sessions', async () => {
+    const read = async () => {
+      const text = (await t.call('GET', '/metrics', undefined, { accept: 'text/plain' })).body as string;
+      const value = (resumed: boolean) => Number(new RegExp(`^kubevirt_ts_apiserver_tls_connections_total\\{resumed="${resumed}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return { full: value(false), resumed: value(true) };
+    };
+    // a client that does not keep its connection: each request its own TLS connection
+    const fresh = (session?: Buffer) => new Promise<Buffer | undefined>((resolve, reject) => {
+      let ticket: Buffer | undefined;
+      const req = httpsRequest(`${t.srv.url}/version`, { ca: t.srv.caPem, agent: false, ...(session ? { session } : {}) }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(ticket));
+      });
+      req.on('socket', (s) => s.on('session', (b: Buffer) => { ticket = b; }));
+      req.on('error', reject);
+      req.end();
+    });
+    const before = await read();
+    const session = await fresh();
+    await fresh();
+    expect(session).toBeInstanceOf(Buffer);
+    await fresh(session);
+    const after = await read();
+    expect(after.full - before.full).toBeGreaterThanOrEqual(2);
+    expect(after.resumed - before.resumed).toBeGreaterThanOrEqual(1);
   });
 });
 
