@@ -28,7 +28,7 @@ import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { WebSocket } from 'ws';
 import { StageRecorder } from './vmi-start-stages';
-import { diffWrites, formatWrites, isStartWrite, readWrites } from '../e2e/support/api-writes';
+import { diffWrites, formatWrites, isStartWrite, readWatches, readWrites } from '../e2e/support/api-writes';
 
 const PAUSED = process.argv.includes('--paused');
 const args = process.argv.slice(2).filter((a) => a !== '--paused');
@@ -116,7 +116,9 @@ async function main(): Promise<void> {
     const deadline = Date.now() + TIMEOUT_MS;
     while ((running.size < COUNT || (!PAUSED && logins.length < COUNT)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await new Promise((r) => setTimeout(r, 2000)); // the writes that follow Running (Ready after the Pod) land
-    const writes = diffWrites(writesBefore, await readWrites(cluster.access)).filter(isStartWrite);
+    const allWrites = diffWrites(writesBefore, await readWrites(cluster.access));
+    const writes = allWrites.filter(isStartWrite);
+    const watches = await readWatches(cluster.access);
     const cpu = cpuUsed(cpuBefore, componentCpu(cluster.dataDir)); // the start window: first create → 2 s after the last Running
     const windowMs = performance.now() - windowStart;
     await Promise.all(logins);
@@ -129,6 +131,10 @@ async function main(): Promise<void> {
     const sum = (ws: typeof writes) => ws.reduce((a, w) => a + w.n, 0) / COUNT;
     console.log(`API writes per VMI until 2 s after all Running (VMIs and Pods): ${sum(writes).toFixed(2)}, of them 409 conflicts: ${sum(writes.filter((w) => w.code === '409')).toFixed(2)}`);
     for (const row of formatWrites(writes, COUNT)) console.log(row);
+    const others = allWrites.filter((w) => !isStartWrite(w));
+    console.log(`other API writes per VMI in that window (events, leases, heartbeats): ${sum(others).toFixed(2)}`);
+    for (const row of formatWrites(others, COUNT)) console.log(row);
+    console.log(`open watches: ${watches.map((w) => `${w.resource} ${w.n}`).join(', ')}`);
     console.log('stages (ms after create):');
     for (const row of stages.summary(pct)) console.log(row);
     const CONTROL_PLANE = ['apiserver', 'virt-api', 'control-plane', 'console'];
