@@ -28,7 +28,7 @@ import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { WebSocket } from 'ws';
 import { StageRecorder } from './vmi-start-stages';
-import { diffWrites, formatWrites, isStartWrite, readWatches, readWrites } from '../e2e/support/api-writes';
+import { diffWrites, formatWrites, isStartWrite, readReads, readWatches, readWrites } from '../e2e/support/api-writes';
 
 const PAUSED = process.argv.includes('--paused');
 const args = process.argv.slice(2).filter((a) => a !== '--paused');
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     const cpuBefore = componentCpu(cluster.dataDir);
     const windowStart = performance.now();
     const writesBefore = await readWrites(cluster.access);
+    const readsBefore = await readReads(cluster.access);
     const created = new Map<string, number>();
     const running = new Map<string, number>();
     const login = new Map<string, number>();
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
     const allWrites = diffWrites(writesBefore, await readWrites(cluster.access));
     const writes = allWrites.filter(isStartWrite);
     const watches = await readWatches(cluster.access);
+    const readsAfter = await readReads(cluster.access);
+    const reads = [...readsAfter].map(([k, n]) => [k, n - (readsBefore.get(k) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
     const cpu = cpuUsed(cpuBefore, componentCpu(cluster.dataDir)); // the start window: first create → 2 s after the last Running
     const windowMs = performance.now() - windowStart;
     await Promise.all(logins);
@@ -134,6 +137,7 @@ async function main(): Promise<void> {
     const others = allWrites.filter((w) => !isStartWrite(w));
     console.log(`other API writes per VMI in that window (events, leases, heartbeats): ${sum(others).toFixed(2)}`);
     for (const row of formatWrites(others, COUNT)) console.log(row);
+    console.log(`API reads per VMI in that window: ${(reads.reduce((a, [, n]) => a + n, 0) / COUNT).toFixed(2)} (${reads.map(([k, n]) => `${k} ${(n / COUNT).toFixed(2)}`).join(', ')})`);
     console.log(`open watches: ${watches.map((w) => `${w.resource} ${w.n}`).join(', ')}`);
     console.log('stages (ms after create):');
     for (const row of stages.summary(pct)) console.log(row);
