@@ -150,6 +150,8 @@ async function main(): Promise<void> {
     const launchers = clusterProcs(cluster.dataDir).filter((p) => labelOf(p.cmd) === 'launcher').map((p) => memoryOf(p.pid)).filter((m) => m.rssKiB > 0);
     const mibOf = (xs: number[]) => `${(pct(xs, 0.5)! / 1024).toFixed(1)} (${(Math.min(...xs) / 1024).toFixed(1)}–${(Math.max(...xs) / 1024).toFixed(1)})`;
     if (launchers.length) console.log(`launcher memory, ${launchers.length} launchers with their domain ${PAUSED ? 'paused' : 'running'}: RSS ${mibOf(launchers.map((m) => m.rssKiB))} MiB, USS ${mibOf(launchers.map((m) => m.ussKiB))} MiB`);
+    const planes = clusterProcs(cluster.dataDir).filter((p) => labelOf(p.cmd) === 'control-plane' || labelOf(p.cmd) === 'virt-api+console');
+    console.log(`control-plane processes' memory after the starts: ${planes.map((p) => `${labelOf(p.cmd)} RSS ${(memoryOf(p.pid).rssKiB / 1024).toFixed(1)} MiB`).join(', ')}`);
     console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     if (!PAUSED) {
       // the floor runs alone: our guests are deleted and their QEMUs gone first
