@@ -113,4 +113,18 @@ describe('Informer (against a fake list/watch endpoint)', () => {
     stop.abort();
     await waitFor(() => server.watcherCount() === 0, 5000, 'watches closed');
   });
+
+  it('shares the watch with informers of another KubeConfig of the same server and credentials, not of other credentials', async () => {
+    const a = new Informer<V1Pod>({ kc: makeKubeConfig({ server: server.url, token: 't1' }), path: PATH });
+    const b = new Informer<V1Pod>({ kc: makeKubeConfig({ server: server.url, token: 't1' }), path: PATH });
+    const c = new Informer<V1Pod>({ kc: makeKubeConfig({ server: server.url, token: 't2' }), path: PATH });
+    void a.run(stop.signal);
+    void b.run(stop.signal);
+    await a.waitForSync();
+    await b.waitForSync();
+    await waitFor(() => server.watcherCount() === 1);
+    void c.run(stop.signal);
+    await waitFor(() => server.watcherCount() === 2);
+    expect(server.listCount()).toBe(2);
+  });
 });

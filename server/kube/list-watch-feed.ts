@@ -26,7 +26,7 @@ type WatchEnd = { gone: boolean; events: number };
 
 /**
  * One list-then-watch of a collection, shared by every informer of a process that asks for the same
- * collection, selectors and KubeConfig (client-go's shared informer factory does the same inside one
+ * collection and selectors with the same server and credentials (client-go's shared informer factory does the same inside one
  * KubeVirt component): each watch event is sent, read and parsed once instead of once per informer —
  * virt-controller alone had six informers on VirtualMachineInstances. Objects are shared between
  * the informers' caches by reference, so, as with client-go, a cached object must not be mutated.
@@ -152,12 +152,32 @@ export class ListWatchFeed<T extends KubernetesObject> {
   }
 }
 
-const feeds = new WeakMap<KubeConfig, Map<string, ListWatchFeed<KubernetesObject>>>();
+const byInstance = new WeakMap<KubeConfig, Map<string, ListWatchFeed<KubernetesObject>>>();
+const byIdentity = new Map<string, Map<string, ListWatchFeed<KubernetesObject>>>();
 
-/** The process's feed for this KubeConfig, collection and selectors (made on first use). */
+/**
+ * The server and credentials a KubeConfig reads with: components of one process that load the same
+ * kubeconfig file (embedded mode's scheduler, kube-controllers, storage, network and kubelets) get
+ * one feed. Undefined for exec and auth-provider users (in-cluster token files included): those
+ * share only within their KubeConfig object.
+ */
+function identityOf(kc: KubeConfig): string | undefined {
+  const cluster = kc.getCurrentCluster();
+  const user = kc.getCurrentUser();
+  if (!cluster || !user || user.exec || user.authProvider) return undefined;
+  return JSON.stringify([cluster.server, cluster.caData, cluster.caFile, cluster.skipTLSVerify, cluster.tlsServerName, cluster.proxyUrl,
+    user.token, user.certData, user.certFile, user.keyData, user.keyFile, user.username, user.password]);
+}
+
+/** The process's feed for this server, credentials, collection and selectors (made on first use). */
 export function feedFor<T extends KubernetesObject>(opts: FeedOptions): ListWatchFeed<T> {
-  let byKey = feeds.get(opts.kc);
-  if (!byKey) feeds.set(opts.kc, (byKey = new Map()));
+  const identity = identityOf(opts.kc);
+  let byKey = identity === undefined ? byInstance.get(opts.kc) : byIdentity.get(identity);
+  if (!byKey) {
+    byKey = new Map();
+    if (identity === undefined) byInstance.set(opts.kc, byKey);
+    else byIdentity.set(identity, byKey);
+  }
   const key = JSON.stringify([opts.path, opts.labelSelector ?? '', opts.fieldSelector ?? '', opts.watchTimeoutSeconds ?? 0]);
   let feed = byKey.get(key);
   if (!feed) byKey.set(key, (feed = new ListWatchFeed<KubernetesObject>(opts)));
