@@ -2,6 +2,7 @@ import { Watch, type KubeConfig, type KubernetesListObject, type KubernetesObjec
 import { log } from '../log';
 import { isGone, messageOf } from './api-errors';
 import { Backoff, delay } from './backoff';
+import { guardCached } from './cache-mutation-detector';
 import { getJson } from './raw-request';
 import { keyOf } from './resources';
 
@@ -98,7 +99,7 @@ export class ListWatchFeed<T extends KubernetesObject> {
     const list = await getJson<KubernetesListObject<T>>(this.opts.kc, this.opts.path, { labelSelector, fieldSelector }, signal);
     if (signal.aborted) return;
     const kind = list.kind?.replace(/List$/, '');
-    const items = (list.items ?? []).map((o) => ({ kind, apiVersion: list.apiVersion, ...o }));
+    const items = (list.items ?? []).map((o) => guardCached({ kind, apiVersion: list.apiVersion, ...o }));
     this.items.clear();
     for (const o of items) this.items.set(keyOf(o), o);
     this.listed = true;
@@ -129,7 +130,7 @@ export class ListWatchFeed<T extends KubernetesObject> {
           else this.log.warn({ status: obj }, 'watch error event');
           return;
         }
-        const o = obj as T;
+        const o = guardCached(obj as T);
         if (o?.metadata?.resourceVersion) this.resourceVersion = o.metadata.resourceVersion;
         if (phase === 'ADDED' || phase === 'MODIFIED') this.items.set(keyOf(o), o);
         else if (phase === 'DELETED') this.items.delete(keyOf(o));
