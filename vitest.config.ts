@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 const alias = { '@': fileURLToPath(new URL('.', import.meta.url)) };
 const ignored = ['node_modules/**', '.next/**', 'test-results/**'];
+/** objects shared by the informers of a process are frozen in every test run, clusters included (server/kube/cache-mutation-detector.ts) */
+const CACHE_MUTATION_DETECTOR = { KV_CACHE_MUTATION_DETECTOR: '1' };
 
 /**
  * Two projects:
@@ -23,6 +25,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          env: CACHE_MUTATION_DETECTOR,
         },
       },
       {
@@ -34,6 +37,7 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 240_000,
           pool: 'forks',
+          env: CACHE_MUTATION_DETECTOR,
           fileParallelism: false,
           // rows of one table share a cluster and run concurrently (test.concurrent)
           maxConcurrency: 16,

@@ -28,7 +28,7 @@ import { Annotation } from '../lib/kubevirt/labels';
 import { handlerAccess, openStream } from '../server/virt-handler/testing/stack-helpers';
 import type { WebSocket } from 'ws';
 import { StageRecorder } from './vmi-start-stages';
-import { diffWrites, formatWrites, isStartWrite, readTlsConnections, readWrites } from '../e2e/support/api-writes';
+import { diffWrites, formatWrites, isStartWrite, readReads, readTlsConnections, readWatches, readWrites } from '../e2e/support/api-writes';
 
 const PAUSED = process.argv.includes('--paused');
 const args = process.argv.slice(2).filter((a) => a !== '--paused');
@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     const windowStart = performance.now();
     const writesBefore = await readWrites(cluster.access);
     const tlsBefore = await readTlsConnections(cluster.access);
+    const readsBefore = await readReads(cluster.access);
     const created = new Map<string, number>();
     const running = new Map<string, number>();
     const login = new Map<string, number>();
@@ -117,8 +118,12 @@ async function main(): Promise<void> {
     const deadline = Date.now() + TIMEOUT_MS;
     while ((running.size < COUNT || (!PAUSED && logins.length < COUNT)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     await new Promise((r) => setTimeout(r, 2000)); // the writes that follow Running (Ready after the Pod) land
-    const writes = diffWrites(writesBefore, await readWrites(cluster.access)).filter(isStartWrite);
+    const allWrites = diffWrites(writesBefore, await readWrites(cluster.access));
+    const writes = allWrites.filter(isStartWrite);
     const tlsAfter = await readTlsConnections(cluster.access);
+    const watches = await readWatches(cluster.access);
+    const readsAfter = await readReads(cluster.access);
+    const reads = [...readsAfter].map(([k, n]) => [k, n - (readsBefore.get(k) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
     const cpu = cpuUsed(cpuBefore, componentCpu(cluster.dataDir)); // the start window: first create → 2 s after the last Running
     const windowMs = performance.now() - windowStart;
     await Promise.all(logins);
@@ -132,6 +137,11 @@ async function main(): Promise<void> {
     console.log(`API writes per VMI until 2 s after all Running (VMIs and Pods): ${sum(writes).toFixed(2)}, of them 409 conflicts: ${sum(writes.filter((w) => w.code === '409')).toFixed(2)}`);
     console.log(`new TLS connections to the API server per VMI: ${((tlsAfter.full - tlsBefore.full) / COUNT).toFixed(2)} full handshakes, ${((tlsAfter.resumed - tlsBefore.resumed) / COUNT).toFixed(2)} resumed sessions`);
     for (const row of formatWrites(writes, COUNT)) console.log(row);
+    const others = allWrites.filter((w) => !isStartWrite(w));
+    console.log(`other API writes per VMI in that window (events, leases, heartbeats): ${sum(others).toFixed(2)}`);
+    for (const row of formatWrites(others, COUNT)) console.log(row);
+    console.log(`API reads per VMI in that window: ${(reads.reduce((a, [, n]) => a + n, 0) / COUNT).toFixed(2)} (${reads.map(([k, n]) => `${k} ${(n / COUNT).toFixed(2)}`).join(', ')})`);
+    console.log(`open watches: ${watches.map((w) => `${w.resource} ${w.n}`).join(', ')}`);
     console.log('stages (ms after create):');
     for (const row of stages.summary(pct)) console.log(row);
     const CONTROL_PLANE = ['apiserver', 'virt-api', 'control-plane', 'console'];
@@ -143,6 +153,8 @@ async function main(): Promise<void> {
     const launchers = clusterProcs(cluster.dataDir).filter((p) => labelOf(p.cmd) === 'launcher').map((p) => memoryOf(p.pid)).filter((m) => m.rssKiB > 0);
     const mibOf = (xs: number[]) => `${(pct(xs, 0.5)! / 1024).toFixed(1)} (${(Math.min(...xs) / 1024).toFixed(1)}–${(Math.max(...xs) / 1024).toFixed(1)})`;
     if (launchers.length) console.log(`launcher memory, ${launchers.length} launchers with their domain ${PAUSED ? 'paused' : 'running'}: RSS ${mibOf(launchers.map((m) => m.rssKiB))} MiB, USS ${mibOf(launchers.map((m) => m.ussKiB))} MiB`);
+    const planes = clusterProcs(cluster.dataDir).filter((p) => labelOf(p.cmd) === 'control-plane' || labelOf(p.cmd) === 'virt-api+console');
+    console.log(`control-plane processes' memory after the starts: ${planes.map((p) => `${labelOf(p.cmd)} RSS ${(memoryOf(p.pid).rssKiB / 1024).toFixed(1)} MiB`).join(', ')}`);
     console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
     if (!PAUSED) {
       // the floor runs alone: our guests are deleted and their QEMUs gone first

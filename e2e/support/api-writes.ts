@@ -30,6 +30,39 @@ export async function readWrites(access: ApiAccess): Promise<WriteCount[]> {
   return out;
 }
 
+const REQUESTS = /^apiserver_request_total\{(.*)\} (\d+(?:\.\d+)?)$/;
+
+/** the API server's reads so far (GET, LIST) per verb and resource[/subresource] */
+export async function readReads(access: ApiAccess): Promise<Map<string, number>> {
+  const reply = await callRest({ url: access.server, ca: access.ca, token: access.token }, 'GET', '/metrics');
+  if (reply.status !== 200) throw new Error(`GET /metrics: ${reply.status}`);
+  const out = new Map<string, number>();
+  for (const line of String(reply.body).split('\n')) {
+    const m = REQUESTS.exec(line);
+    if (!m) continue;
+    const l = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (l.verb !== 'GET' && l.verb !== 'LIST') continue;
+    const key = `${l.verb} ${l.subresource ? `${l.resource}/${l.subresource}` : l.resource}`;
+    out.set(key, (out.get(key) ?? 0) + Number(m[2]));
+  }
+  return out;
+}
+
+const WATCHES = /^apiserver_longrunning_requests\{(.*)\} (\d+(?:\.\d+)?)$/;
+
+/** the watches open on the API server per resource, most first */
+export async function readWatches(access: ApiAccess): Promise<{ resource: string; n: number }[]> {
+  const reply = await callRest({ url: access.server, ca: access.ca, token: access.token }, 'GET', '/metrics');
+  if (reply.status !== 200) throw new Error(`GET /metrics: ${reply.status}`);
+  const out: { resource: string; n: number }[] = [];
+  for (const line of String(reply.body).split('\n')) {
+    const m = WATCHES.exec(line);
+    const resource = m && /resource="([^"]*)"/.exec(m[1])?.[1];
+    if (m && resource && Number(m[2]) > 0) out.push({ resource, n: Number(m[2]) });
+  }
+  return out.sort((a, b) => b.n - a.n);
+}
+
 const keyOf = (w: WriteCount) => `${w.verb} ${w.resource} ${w.user} ${w.code}`;
 
 /** the writes made between two readings */

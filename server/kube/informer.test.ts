@@ -82,4 +82,49 @@ describe('Informer (against a fake list/watch endpoint)', () => {
     stop.abort();
     await waitFor(() => server.watcherCount() === 0, 5000, 'watch closed');
   });
+
+  it('shares one list and watch with the other informers of its KubeConfig on the same collection; a late one gets the objects as adds', async () => {
+    server.put(pod('a'));
+    const kc = makeKubeConfig({ server: server.url });
+    const first = new Informer<V1Pod>({ kc, path: PATH });
+    const second = new Informer<V1Pod>({ kc, path: PATH, indexers: { node: indexByNodeName } });
+    const other = new Informer<V1Pod>({ kc, path: PATH, labelSelector: 'app=x' }); // other selector: its own watch
+    const secondSaw: string[] = [];
+    second.on({ add: (p) => secondSaw.push(`add:${p.metadata?.name}`), update: (_o, p) => secondSaw.push(`update:${p.metadata?.name}`) });
+    const stopFirst = new AbortController();
+    const firstRun = first.run(stopFirst.signal);
+    await first.waitForSync();
+    await waitFor(() => server.watcherCount() === 1);
+    void second.run(stop.signal);
+    expect(await second.waitForSync(AbortSignal.timeout(1000))).toBe(true);
+    expect(secondSaw).toEqual(['add:a']);
+    server.put(pod('a', 'node-1'));
+    await waitFor(() => second.byIndex('node', 'node-1').length === 1 && first.get('ns/a')?.spec?.nodeName === 'node-1');
+    expect(server.listCount()).toBe(1);
+    expect(server.watcherCount()).toBe(1);
+    void other.run(stop.signal);
+    await waitFor(() => server.watcherCount() === 2);
+    stopFirst.abort();
+    await firstRun; // the second still runs: the shared watch stays
+    server.put(pod('b'));
+    await waitFor(() => second.get('ns/b'));
+    expect(first.get('ns/b')).toBeUndefined();
+    expect(secondSaw).toEqual(['add:a', 'update:a', 'add:b']);
+    stop.abort();
+    await waitFor(() => server.watcherCount() === 0, 5000, 'watches closed');
+  });
+
+  it('shares the watch with informers of another KubeConfig of the same server and credentials, not of other credentials', async () => {
+    const a = new Informer<V1Pod>({ kc: makeKubeConfig({ server: server.url, token: 't1' }), path: PATH });
+    const b = new Informer<V1Pod>({ kc: makeKubeConfig({ server: server.url, token: 't1' }), path: PATH });
+    const c = new Informer<V1Pod>({ kc: makeKubeConfig({ server: server.url, token: 't2' }), path: PATH });
+    void a.run(stop.signal);
+    void b.run(stop.signal);
+    await a.waitForSync();
+    await b.waitForSync();
+    await waitFor(() => server.watcherCount() === 1);
+    void c.run(stop.signal);
+    await waitFor(() => server.watcherCount() === 2);
+    expect(server.listCount()).toBe(2);
+  });
 });

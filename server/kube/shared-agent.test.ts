@@ -33,6 +33,19 @@ describe('shareConnections', () => {
     expect(connections).toBeLessThanOrEqual(parallel);
   });
 
+  it('KubeConfigs with other tokens for the same server share the connections (the token is per request)', async () => {
+    const a = makeKubeConfig({ server: url, token: 'a' }).makeApiClient(CoreV1Api);
+    const b = makeKubeConfig({ server: url, token: 'b' }).makeApiClient(CoreV1Api);
+    const auth: string[] = [];
+    server.on('request', (req) => auth.push(String(req.headers.authorization)));
+    for (let i = 0; i < 3; i++) {
+      await a.listNamespace();
+      await b.listNamespace();
+    }
+    expect(connections).toBe(1);
+    expect(auth).toEqual(['Bearer a', 'Bearer b', 'Bearer a', 'Bearer b', 'Bearer a', 'Bearer b']);
+  });
+
   it('a connection the server closed while idle is replaced, not reused', async () => {
     server.keepAliveTimeout = 50;
     let closed = 0;

@@ -1,5 +1,5 @@
 /**
- * One keep-alive connection pool per KubeConfig for the generated API clients.
+ * Keep-alive connection pools for the generated API clients, one per server and TLS identity in the process.
  * client-node 1.x builds a new https.Agent for every request (KubeConfig.applySecurityAuthentication),
  * so every GET/PATCH/PUT opened a fresh TCP + TLS connection and built a TLS context with the CA
  * on both ends: at 1000 VMs that was most of virt-controller's CPU. Watches keep their own agent
@@ -15,7 +15,15 @@ const SHARED = Symbol('kv.sharedAgents');
 
 type AgentLike = http.Agent & { options?: Record<string, unknown> };
 interface RequestContextLike { getAgent(): AgentLike | undefined; setAgent(agent: AgentLike): void }
-type Patched = KubeConfig & { [SHARED]?: Map<string, http.Agent> };
+type Patched = KubeConfig & { [SHARED]?: true };
+
+/**
+ * The pools of the process, by server and TLS identity: a bearer token travels in each request's
+ * header, so the components of `kv control-plane` (kubelets, handlers, controllers, scheduler, each
+ * with its own KubeConfig) share warm connections — fewer TLS handshakes on both ends when a burst
+ * of VMI starts needs more parallel requests than one component's pool had open.
+ */
+const POOLS = new Map<string, http.Agent>();
 
 /** The TLS identity of an agent's options: requests with equal identities may share connections. */
 function identityOf(opts: Record<string, unknown>): string {
@@ -27,8 +35,7 @@ function identityOf(opts: Record<string, unknown>): string {
 export function shareConnections(kc: KubeConfig): KubeConfig {
   const patched = kc as Patched;
   if (patched[SHARED]) return kc;
-  const pools = new Map<string, http.Agent>();
-  patched[SHARED] = pools;
+  patched[SHARED] = true;
   const original = kc.applySecurityAuthentication.bind(kc);
   kc.applySecurityAuthentication = async (context: Parameters<KubeConfig['applySecurityAuthentication']>[0]) => {
     await original(context);
@@ -39,11 +46,11 @@ export function shareConnections(kc: KubeConfig): KubeConfig {
     if (!isHttps && fresh.constructor !== http.Agent) return; // a proxy agent: leave it alone
     const opts = fresh.options ?? {};
     const id = `${kc.getCurrentCluster()?.server}|${isHttps}|${identityOf(opts)}`;
-    let pool = pools.get(id);
+    let pool = POOLS.get(id);
     if (!pool) {
       const keepAlive = { ...opts, keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS };
       pool = isHttps ? new https.Agent(keepAlive) : new http.Agent(keepAlive);
-      pools.set(id, pool);
+      POOLS.set(id, pool);
     }
     ctx.setAgent(pool);
   };

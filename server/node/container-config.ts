@@ -1,6 +1,7 @@
 /**
  * What the kubelet gathers before a container starts (and refreshes while it runs): the
- * ConfigMaps, Secrets and Services its env names, the `kubernetes` Service's endpoint, and the
+ * ConfigMaps, Secrets and Services its env names (Services and the endpoint from the kubelet's cache,
+ * service-env-cache.ts, once synced), the `kubernetes` Service's endpoint, and the
  * Pod's file volumes (configMap, secret, downwardAPI, projected with a TokenRequest bound to the
  * Pod), emptyDirs and hostPaths, written under `<pod dir>/volumes/<name>`. The result maps every
  * volume the node can give to its host path, for the bind mounts (container-mounts.ts).
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import type { CoreV1Api, V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { unlessNotFound } from '../kube/api-errors';
 import type { EnvSources } from './pod-env';
+import type { ServiceEnvSource } from './service-env-cache';
 import { referencedObjects } from './pod-env';
 import { isFileVolume, tokenProjections, volumeFiles, VolumeSourceError } from './pod-volume-files';
 import { writeVolumeAtomically } from './volume-writer';
@@ -25,15 +27,18 @@ export interface ContainerConfig {
   tokenRefreshAt?: number;
 }
 
-async function fetchSources(core: CoreV1Api, pod: V1Pod): Promise<ContainerConfig['sources']> {
+async function fetchSources(core: CoreV1Api, pod: V1Pod, cache?: ServiceEnvSource): Promise<ContainerConfig['sources']> {
   const namespace = pod.metadata?.namespace ?? 'default';
   const refs = referencedObjects(pod);
   const configMaps = new Map<string, V1ConfigMap | undefined>();
   const secrets = new Map<string, V1Secret | undefined>();
   for (const name of refs.configMaps) configMaps.set(name, await unlessNotFound(core.readNamespacedConfigMap({ namespace, name })));
   for (const name of refs.secrets) secrets.set(name, await unlessNotFound(core.readNamespacedSecret({ namespace, name })));
+  const serviceLinks = pod.spec?.enableServiceLinks ?? true;
+  const cached = cache?.snapshot(namespace, serviceLinks);
+  if (cached) return { configMaps, secrets, ...cached };
   const services: V1Service[] = [];
-  if (pod.spec?.enableServiceLinks ?? true) services.push(...(await core.listNamespacedService({ namespace })).items);
+  if (serviceLinks) services.push(...(await core.listNamespacedService({ namespace })).items);
   const kube = await unlessNotFound(core.readNamespacedService({ namespace: 'default', name: 'kubernetes' }));
   if (kube && !services.some((s) => s.metadata?.uid === kube.metadata?.uid)) services.push(kube);
   const ep = await unlessNotFound(core.readNamespacedEndpoints({ namespace: 'default', name: 'kubernetes' }));
@@ -74,8 +79,9 @@ function hostPathOf(path: string, type: string | undefined): string {
  * server's address, which a Pod on the host's network reaches directly (as does one with its own
  * network when the API server advertises only loopback: nothing better exists then).
  */
-export async function prepareContainerConfig(core: CoreV1Api, pod: V1Pod, podDir: string, ips: { podIP: string; hostIP: string; ownNetwork?: boolean }): Promise<ContainerConfig> {
-  const sources = await fetchSources(core, pod);
+/** `services`: the kubelet's Service cache; the API server is read while it has not synced */
+export async function prepareContainerConfig(core: CoreV1Api, pod: V1Pod, podDir: string, ips: { podIP: string; hostIP: string; ownNetwork?: boolean }, services?: ServiceEnvSource): Promise<ContainerConfig> {
+  const sources = await fetchSources(core, pod, services);
   if (ips.ownNetwork && !sources.kubernetesEndpoint?.host.startsWith('127.')) sources.kubernetesEndpoint = undefined;
   const tokens = new Map<string, string>();
   let earliest: number | undefined;

@@ -5,6 +5,7 @@ import { log } from '../log';
 import { Backoff, delay } from '../kube/backoff';
 import { makeKubeClients } from '../kube/clients';
 import { Controller } from '../kube/controller';
+import { ServiceEnvCache } from './service-env-cache';
 import { Informer } from '../kube/informer';
 import { messageOf } from '../kube/api-errors';
 import { collectionPath, PodResource } from '../kube/resources';
@@ -64,6 +65,7 @@ export interface KubeletOptions {
  */
 export class Kubelet {
   readonly pods: Informer<V1Pod>;
+  private readonly serviceEnv: ServiceEnvCache;
   readonly manager: PodManager;
   private readonly controller: Controller;
   private readonly status: NodeStatusReporter;
@@ -99,6 +101,7 @@ export class Kubelet {
     this.log = log.child({ component: 'kubelet', node: opts.nodeName });
     this.status = new NodeStatusReporter({ clients, facts, leaseIntervalMs: opts.leaseIntervalMs, statusIntervalMs: opts.statusIntervalMs });
     this.pods = new Informer<V1Pod>({ kc: opts.kc, path: collectionPath(PodResource), fieldSelector: `spec.nodeName=${opts.nodeName}` });
+    this.serviceEnv = new ServiceEnvCache(opts.kc);
     this.controller = new Controller({
       name: 'kubelet',
       informers: [this.pods],
@@ -117,6 +120,7 @@ export class Kubelet {
       canMount: opts.canMount,
       podNetwork: this.network,
       cpuManager,
+      serviceEnv: this.serviceEnv,
       isolation: setUpPodIsolation({ nodeName: opts.nodeName, dataDir: opts.dataDir, machine, nodesTotal: opts.nodesTotal ?? 1, log: this.log }),
     });
     this.pods.on(this.controller.enqueueHandlers());
@@ -139,7 +143,7 @@ export class Kubelet {
     await this.startApi();
     await this.registerNode(signal);
     const poller = setInterval(() => this.manager.pollAdopted(), ADOPTED_POLL_MS);
-    const loops = [this.pods.run(signal), this.controller.run(signal), this.status.run(signal)];
+    const loops = [this.pods.run(signal), this.serviceEnv.run(signal), this.controller.run(signal), this.status.run(signal)];
     if (await this.pods.waitForSync(signal)) {
       for (const key of this.manager.adoptedKeys()) this.controller.enqueue(key); // cleans up pods deleted while we were away
       loops.push(this.eviction.run(signal)); // ranks only Pods the cache knows

@@ -11,6 +11,7 @@ import { formatKubeTime } from '../kube/time';
 import { executableProblem, resolveContainerLaunch, type LaunchContext } from './pod-command';
 import { isProjectImage, refuseImage } from './image-policy';
 import { prepareContainerConfig } from './container-config';
+import type { ServiceEnvSource } from './service-env-cache';
 import { VolumeSourceError } from './pod-volume-files';
 import { CONTAINER_ROOT_ENV, linkMountsUnder, MountPlanError, planBindMounts, wrapInMountNamespace } from './container-mounts';
 import { HOST_IP, POD_IP } from './pod-command';
@@ -65,6 +66,8 @@ export interface PodManagerOptions {
   canMount?: boolean;
   /** First image pull back-off (ms), doubling to 5 min; default 10 s as a kubelet's. */
   imagePullBackoffBaseMs?: number;
+  /** the kubelet's Service cache for the service env; without it (or until synced) they are read from the API server */
+  serviceEnv?: ServiceEnvSource;
 }
 
 /**
@@ -153,7 +156,7 @@ export class PodManager {
   /** Before the first start: the env's ConfigMaps/Secrets/Services read, the file volumes written (else FailedMount). */
   private async configReady(pod: V1Pod, rt: PodRuntime): Promise<boolean> {
     try {
-      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP, ownNetwork: !pod.spec?.hostNetwork && !!this.opts.podNetwork });
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP, ownNetwork: !pod.spec?.hostNetwork && !!this.opts.podNetwork }, this.opts.serviceEnv);
       this.scheduleRefresh(rt);
       return true;
     } catch (err) {
@@ -174,7 +177,7 @@ export class PodManager {
     if (rt.config && (at === undefined || at > Date.now())) return;
     if (!rt.config && !pod.spec?.volumes?.some((v) => v.projected)) return;
     try {
-      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP, ownNetwork: !pod.spec?.hostNetwork && !!this.opts.podNetwork });
+      rt.config = await prepareContainerConfig(this.opts.clients.core, pod, rt.dir, { podIP: rt.podIP ?? POD_IP, hostIP: HOST_IP, ownNetwork: !pod.spec?.hostNetwork && !!this.opts.podNetwork }, this.opts.serviceEnv);
       this.log.info({ pod: rt.key, uid: rt.uid }, 'pod volumes refreshed');
     } catch (err) {
       this.log.warn({ pod: rt.key, uid: rt.uid, err: (err as Error).message }, 'pod volume refresh failed; retrying');

@@ -12,7 +12,9 @@ import { KUBEVIRT_GROUP, KUBEVIRT_VERSION, SUBRESOURCES_GROUP, VirtualMachineIns
 import type { VirtualMachineInstanceMigration } from '../../lib/kubevirt';
 import { CustomResourceClient, jsonPatch, makeKubeClients } from '../kube/clients';
 import { EventRecorder } from '../kube/events';
-import { presetLookups } from './admission/preset-lookup';
+import { Informer } from '../kube/informer';
+import { collectionPath } from '../kube/resources';
+import { BY_NAMESPACE as PRESETS_BY_NAMESPACE, presetLookups } from './admission/preset-lookup';
 import { restoreLookups } from './admission/restore-lookup';
 import { loadKubeConfig } from '../kube/kubeconfig';
 import { ClusterConfig } from '../kube/cluster-config';
@@ -85,12 +87,14 @@ export async function startVirtApi(opts: VirtApiOptions): Promise<VirtApi> {
   const clusterConfig = new ClusterConfig(kc);
   const configAbort = new AbortController();
   void clusterConfig.run(configAbort.signal);
+  const presetCache = new Informer<KubernetesObject>({ kc, path: collectionPath(VirtualMachineInstancePresetResource), indexers: { [PRESETS_BY_NAMESPACE]: (p) => [p.metadata?.namespace] } });
+  void presetCache.run(configAbort.signal);
   apiLog.info({ ms: Math.round(warmAdmissionSchemas()) }, 'admission schemas compiled');
   const admission = createAdmissionListener({
     config: () => admissionConfigFrom(clusterConfig.configuration()),
     instancetypes: new InstancetypeLookup(kc),
     volumeSources: volumeSourceLookups(kc),
-    presets: presetLookups(new CustomResourceClient(clients.custom, VirtualMachineInstancePresetResource), new EventRecorder(clients.core, { component: 'virt-api' })),
+    presets: presetLookups(new CustomResourceClient(clients.custom, VirtualMachineInstancePresetResource), new EventRecorder(clients.core, { component: 'virt-api' }), presetCache),
     getVMI: (ns, name) => clients.vmis.get(ns, name).catch(() => undefined) as never,
     listMigrations: async (ns) => ((await clients.migrations.list(ns)).items ?? []) as KubernetesObject[] as VirtualMachineInstanceMigration[],
     restores: restoreLookups(clients.custom, clients.vms),

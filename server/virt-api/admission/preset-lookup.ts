@@ -1,6 +1,7 @@
 /**
- * The presets virt-api's VMI mutator reads (one list per VMI create; KubeVirt keeps an informer)
- * and the Warning event it records when a matching preset cannot be applied.
+ * The presets virt-api's VMI mutator reads (from an informer's cache, as KubeVirt's virt-api keeps
+ * one; a LIST per VMI create until it has synced) and the Warning event it records when a matching
+ * preset cannot be applied.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { CustomResourceClient } from '../../kube/clients';
@@ -11,10 +12,18 @@ import type { PresetLike } from './mutators/preset-merge';
 /** KubeVirt's reason for a preset that could not be applied */
 export const PRESET_FAILED_REASON = 'PresetFailed';
 
-/** `presets`: a client on VirtualMachineInstancePresetResource */
-export function presetLookups(presets: CustomResourceClient<KubernetesObject>, recorder: EventRecorder): PresetLookups {
+/** the presets cache: an informer on every namespace's VirtualMachineInstancePresets */
+export interface PresetCache {
+  hasSynced(): boolean;
+  byIndex(index: typeof BY_NAMESPACE, namespace: string): KubernetesObject[];
+}
+
+export const BY_NAMESPACE = 'namespace';
+
+/** `presets`: a client on VirtualMachineInstancePresetResource, read while `cache` has not synced */
+export function presetLookups(presets: CustomResourceClient<KubernetesObject>, recorder: EventRecorder, cache?: PresetCache): PresetLookups {
   return {
-    list: async (namespace) => ((await presets.list(namespace)).items ?? []) as unknown as PresetLike[],
+    list: async (namespace) => (cache?.hasSynced() ? cache.byIndex(BY_NAMESPACE, namespace) : ((await presets.list(namespace)).items ?? [])) as unknown as PresetLike[],
     skipped: (vmi, message) => {
       const meta = (vmi as { metadata?: { name?: string; generateName?: string; namespace?: string } }).metadata ?? {};
       const name = meta.name || meta.generateName || '';
