@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainStatus, MigrationInfo } from '../protocol';
 import { isAlive, startTestLauncher, tinyVMI, uidsOf, waitFor, type TestLauncher } from '../test-launcher';
@@ -10,6 +11,17 @@ const END_BOUND_MS = 10_000;
  * both phases). The switch is asked for as virt-handler asks once the completion timeout passed.
  */
 const PARAMS = { allowPostCopy: true, bandwidthBytesPerSec: 32 << 10, downtimeMs: 1 };
+
+/** QEMU opens a userfaultfd when post-copy starts on the incoming side */
+function hasUserfaultfd(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try { return readlinkSync(`/proc/${pid}/fd/${fd}`).includes('userfaultfd'); } catch { return false; }
+    });
+  } catch {
+    return false;
+  }
+}
 
 describe('post-copy migration where one side dies after the switch', () => {
   const launchers: TestLauncher[] = [];
@@ -34,6 +46,9 @@ describe('post-copy migration where one side dies after the switch', () => {
     await source.client.request('migrate', { host, port, params: PARAMS });
     await source.client.request('migrateStartPostcopy');
     await waitFor(() => infos.some((i) => i.status === 'postcopy-active'), 20_000, 'the switch to post-copy');
+    // the source switches first; the target only once the switch reached it (it then opens its userfaultfd).
+    // Killing the source in between leaves a target that never left pre-copy (CI saw one end Crashed, not PostcopyFailed).
+    await waitFor(() => hasUserfaultfd(tgt.qemuPid!), 20_000, 'the target in post-copy');
     return { source, target, srcPid: src.qemuPid!, tgtPid: tgt.qemuPid!, infos, domains };
   }
 
