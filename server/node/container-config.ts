@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { CoreV1Api, V1ConfigMap, V1Pod, V1Secret, V1Service } from '@kubernetes/client-node';
 import { unlessNotFound } from '../kube/api-errors';
 import type { EnvSources } from './pod-env';
-import type { ServiceEnvSource } from './service-env-cache';
+import { serviceEnvSnapshot, type ServiceEnvSource } from './service-env-cache';
 import { referencedObjects } from './pod-env';
 import { isFileVolume, tokenProjections, volumeFiles, VolumeSourceError } from './pod-volume-files';
 import { writeVolumeAtomically } from './volume-writer';
@@ -37,14 +37,10 @@ async function fetchSources(core: CoreV1Api, pod: V1Pod, cache?: ServiceEnvSourc
   const serviceLinks = pod.spec?.enableServiceLinks ?? true;
   const cached = cache?.snapshot(namespace, serviceLinks);
   if (cached) return { configMaps, secrets, ...cached };
-  const services: V1Service[] = [];
-  if (serviceLinks) services.push(...(await core.listNamespacedService({ namespace })).items);
+  const services: V1Service[] = serviceLinks ? (await core.listNamespacedService({ namespace })).items : [];
   const kube = await unlessNotFound(core.readNamespacedService({ namespace: 'default', name: 'kubernetes' }));
-  if (kube && !services.some((s) => s.metadata?.uid === kube.metadata?.uid)) services.push(kube);
   const ep = await unlessNotFound(core.readNamespacedEndpoints({ namespace: 'default', name: 'kubernetes' }));
-  const host = ep?.subsets?.[0]?.addresses?.[0]?.ip;
-  const port = ep?.subsets?.[0]?.ports?.[0]?.port;
-  return { configMaps, secrets, services, kubernetesEndpoint: host && port ? { host, port } : undefined };
+  return { configMaps, secrets, ...serviceEnvSnapshot(services, kube, ep) };
 }
 
 async function requestToken(core: CoreV1Api, pod: V1Pod, audience: string | undefined, expirationSeconds: number): Promise<{ token: string; expiresAt: number }> {

@@ -10,6 +10,18 @@ import type { EnvSources } from './pod-env';
 
 export type ServiceEnvSnapshot = Pick<EnvSources, 'services' | 'kubernetesEndpoint'>;
 
+/**
+ * The service env's inputs from what was read: the namespace's Services (empty without service
+ * links) plus default/kubernetes once, and that Service's endpoint from its Endpoints. The cache and
+ * the kubelet's reads from the API server (before the cache has synced) both build it here.
+ */
+export function serviceEnvSnapshot(services: V1Service[], kube: V1Service | undefined, ep: V1Endpoints | undefined): ServiceEnvSnapshot {
+  const all = kube && !services.some((s) => s.metadata?.uid === kube.metadata?.uid) ? [...services, kube] : services;
+  const host = ep?.subsets?.[0]?.addresses?.[0]?.ip;
+  const port = ep?.subsets?.[0]?.ports?.[0]?.port;
+  return { services: all, kubernetesEndpoint: host && port ? { host, port } : undefined };
+}
+
 export interface ServiceEnvSource {
   /** the Services and endpoint a Pod of `namespace` sees; undefined until the caches have synced */
   snapshot(namespace: string, serviceLinks: boolean): ServiceEnvSnapshot | undefined;
@@ -31,11 +43,6 @@ export class ServiceEnvCache implements ServiceEnvSource {
   snapshot(namespace: string, serviceLinks: boolean): ServiceEnvSnapshot | undefined {
     if (!this.services.hasSynced() || !this.endpoints.hasSynced()) return undefined;
     const services = serviceLinks ? this.services.byIndex('namespace', namespace) : [];
-    const kube = this.services.get('default/kubernetes');
-    if (kube && !services.some((s) => s.metadata?.uid === kube.metadata?.uid)) services.push(kube);
-    const ep = this.endpoints.get('default/kubernetes');
-    const host = ep?.subsets?.[0]?.addresses?.[0]?.ip;
-    const port = ep?.subsets?.[0]?.ports?.[0]?.port;
-    return { services, kubernetesEndpoint: host && port ? { host, port } : undefined };
+    return serviceEnvSnapshot(services, this.services.get('default/kubernetes'), this.endpoints.get('default/kubernetes'));
   }
 }
